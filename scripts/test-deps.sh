@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Install the tools the test suite drives, into .cache/ (idempotent, registries only):
+# a Python venv with the SARIF/workflow validators and the MCP SDK for fixture servers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .cache
+if [ ! -x .cache/venv/bin/python ]; then
+  python3 -m venv .cache/venv
+fi
+.cache/venv/bin/python -m pip install --quiet --disable-pip-version-check -r scripts/test-requirements.txt

@@ -1,0 +1,160 @@
+//! The staged pipeline: every stage reads a surface (or a session of surfaces)
+//! and appends findings. Stages never do I/O, so each is testable from JSON.
+//!
+//! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
+//! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
+
+pub mod meta;
+pub mod unicode;
+
+use crate::acquire::Acquired;
+use crate::finding::{sort_dedup, Finding};
+use crate::parse::InputError;
+use crate::score::{self, Score};
+use crate::surface::{Client, ServerSurface};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Capability roles a tool can play (stage 3); stage 4 combines them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    UntrustedInput,
+    SensitiveSource,
+    ExternalSink,
+    CodeExec,
+    FileWrite,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::UntrustedInput => "untrusted-input",
+            Role::SensitiveSource => "sensitive-source",
+            Role::ExternalSink => "external-sink",
+            Role::CodeExec => "code-exec",
+            Role::FileWrite => "file-write",
+        }
+    }
+}
+
+/// Settings every stage may read.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    /// Zero-width characters in one field before MTC-UNI-005 is strong (seed default 5).
+    pub zero_width_threshold: usize,
+    /// Add this client's built-in tools as a virtual server in every session.
+    pub include_builtins: Option<String>,
+    /// Executables allowed for stdio servers (posture, live sandbox).
+    pub exec_allowlist: Vec<String>,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions {
+            zero_width_threshold: 5,
+            include_builtins: None,
+            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// One server after the pipeline.
+#[derive(Debug, Clone)]
+pub struct ServerResult {
+    pub surface: ServerSurface,
+    /// Roles per tool name (stage 3).
+    pub roles: BTreeMap<String, BTreeSet<Role>>,
+    pub findings: Vec<Finding>,
+    pub score: Score,
+    /// SHA-256 of the canonical surface that was scored.
+    pub digest: String,
+}
+
+/// One session: the servers one client config enables together.
+#[derive(Debug, Clone)]
+pub struct SessionResult {
+    pub id: String,
+    pub client: Option<Client>,
+    pub servers: Vec<String>,
+    /// Findings that belong to the session itself (cross-server).
+    pub findings: Vec<Finding>,
+    /// Score of the union of its servers' findings and its own.
+    pub score: Score,
+}
+
+/// Everything a report needs.
+#[derive(Debug, Clone, Default)]
+pub struct ScanResult {
+    pub servers: Vec<ServerResult>,
+    pub sessions: Vec<SessionResult>,
+    pub errors: Vec<InputError>,
+    pub skipped: Vec<(String, String)>,
+    pub files: Vec<(String, crate::acquire::FileKind)>,
+}
+
+/// Per-server stages, in pipeline order.
+fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
+    meta::check(s, out);
+    unicode::check(s, opts, out);
+    let _ = roles;
+}
+
+/// Session stages (cross-server), in pipeline order.
+fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Vec<Finding>) {}
+
+/// Run the whole pipeline over acquired surfaces.
+pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
+    let Acquired { surfaces, findings: acquire_findings, errors, files, skipped } = acquired;
+    let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
+    let mut orphan = Vec::new();
+    for f in acquire_findings {
+        match &f.server {
+            Some(id) => by_server.entry(id.clone()).or_default().push(f),
+            None => orphan.push(f),
+        }
+    }
+    let mut servers: Vec<ServerResult> = surfaces
+        .into_iter()
+        .map(|surface| {
+            let mut findings = by_server.remove(&surface.id).unwrap_or_default();
+            let mut roles = BTreeMap::new();
+            server_stages(&surface, opts, &mut roles, &mut findings);
+            for f in &mut findings {
+                if f.server.is_none() {
+                    f.server = Some(surface.id.clone());
+                }
+            }
+            sort_dedup(&mut findings);
+            let score = score::score(&findings);
+            let digest = crate::canonical::surface_digest(&surface);
+            ServerResult { surface, roles, findings, score, digest }
+        })
+        .collect();
+    servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
+
+    // Sessions: one per client config (or profile), enabled servers only.
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, s) in servers.iter().enumerate() {
+        if let Some(sess) = &s.surface.session {
+            groups.entry(sess.clone()).or_default();
+            if !s.surface.disabled {
+                groups.entry(sess.clone()).or_default().push(i);
+            }
+        }
+    }
+    let mut sessions = Vec::new();
+    for (id, idx) in groups {
+        let members: Vec<&ServerResult> = idx.iter().map(|&i| &servers[i]).collect();
+        let mut own = Vec::new();
+        // Findings about the config file itself (no server) belong to its session.
+        let file = id.split('#').next().unwrap_or(&id).to_string();
+        own.extend(orphan.iter().filter(|f| f.location.path == file).cloned());
+        session_stages(&members, opts, &mut own);
+        sort_dedup(&mut own);
+        let score = score::score(members.iter().flat_map(|m| m.findings.iter()).chain(own.iter()));
+        let client = members.first().and_then(|m| m.surface.source.client).or_else(|| servers.iter().find(|s| s.surface.session.as_deref() == Some(&id)).and_then(|s| s.surface.source.client));
+        sessions.push(SessionResult { id, client, servers: members.iter().map(|m| m.surface.id.clone()).collect(), findings: own, score });
+    }
+    ScanResult { servers, sessions, errors, skipped, files }
+}

@@ -1,0 +1,196 @@
+//! A finding: one rule firing on one place, with everything needed to explain it.
+
+use crate::surface::Location;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+            Severity::Info => "info",
+        }
+    }
+    pub const ALL: [Severity; 5] = [Severity::Critical, Severity::High, Severity::Medium, Severity::Low, Severity::Info];
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Speculative,
+    Heuristic,
+    Strong,
+    Confirmed,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Confirmed => "confirmed",
+            Confidence::Strong => "strong",
+            Confidence::Heuristic => "heuristic",
+            Confidence::Speculative => "speculative",
+        }
+    }
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    Injection,
+    Exfiltration,
+    Permissions,
+    SupplyChain,
+    Network,
+    Hygiene,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Injection => "injection",
+            Category::Exfiltration => "exfiltration",
+            Category::Permissions => "permissions",
+            Category::SupplyChain => "supply-chain",
+            Category::Network => "network",
+            Category::Hygiene => "hygiene",
+        }
+    }
+    pub const ALL: [Category; 6] = [
+        Category::Injection,
+        Category::Exfiltration,
+        Category::Permissions,
+        Category::SupplyChain,
+        Category::Network,
+        Category::Hygiene,
+    ];
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A time-limited exception that stops a finding from counting (policy issue).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suppression {
+    pub reason: String,
+    pub owner: String,
+    pub expires: String,
+}
+
+/// One rule firing on one place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule_id: String,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    pub category: Category,
+    /// One sentence naming the server, the tool and the field.
+    pub message: String,
+    /// Safe to print: invisible characters as `<U+XXXX>`, secrets redacted.
+    pub evidence: String,
+    pub location: Location,
+    /// The server the finding is about (`None` for a session-level finding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The exact field path, e.g. `tools[send_email].inputSchema.properties.bcc.default`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<Suppression>,
+}
+
+impl Finding {
+    /// A finding with the rule's catalogue defaults; stages override severity and
+    /// confidence where the rule's table says so.
+    pub fn new(rule_id: &str, message: impl Into<String>, location: Location) -> Self {
+        let rule = crate::rules::get(rule_id).unwrap_or_else(|| crate::rules::unknown_rule(rule_id));
+        Finding {
+            rule_id: rule.id.clone(),
+            severity: rule.severity,
+            confidence: rule.confidence,
+            category: rule.category,
+            message: message.into(),
+            evidence: String::new(),
+            location,
+            server: None,
+            tool: None,
+            field: None,
+            suppressed: None,
+        }
+    }
+    pub fn severity(mut self, s: Severity) -> Self {
+        self.severity = s;
+        self
+    }
+    pub fn confidence(mut self, c: Confidence) -> Self {
+        self.confidence = c;
+        self
+    }
+    /// Evidence is made safe to print here, once, whatever the stage passed.
+    pub fn evidence(mut self, e: impl AsRef<str>) -> Self {
+        self.evidence = crate::text::visible(&crate::text::truncate_chars(e.as_ref(), 400));
+        self
+    }
+    pub fn server(mut self, id: &str) -> Self {
+        self.server = Some(id.to_string());
+        self
+    }
+    pub fn tool(mut self, t: Option<&str>) -> Self {
+        self.tool = t.map(str::to_string);
+        self
+    }
+    pub fn field(mut self, f: impl Into<String>) -> Self {
+        self.field = Some(f.into());
+        self
+    }
+
+    /// Total order used everywhere findings are listed, so output is deterministic.
+    pub fn sort_key(&self) -> impl Ord + '_ {
+        (
+            std::cmp::Reverse(self.severity),
+            &self.location,
+            &self.rule_id,
+            &self.server,
+            &self.tool,
+            &self.field,
+            &self.message,
+            &self.evidence,
+        )
+    }
+}
+
+/// Sort findings in the report order and drop exact duplicates.
+pub fn sort_dedup(findings: &mut Vec<Finding>) {
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+}

@@ -1,0 +1,26 @@
+//! MCP Trust Checker: a deterministic, offline-first security scanner for
+//! Model Context Protocol servers.
+//!
+//! The pipeline reads top to bottom:
+//! [`acquire`] turns files (and, later, live servers) into [`surface::ServerSurface`]s,
+//! [`detect`] runs the stages over them and emits [`finding::Finding`]s,
+//! [`score`] turns findings into grades, and [`report`] renders the result.
+#![forbid(unsafe_code)]
+
+pub mod acquire;
+pub mod app;
+pub mod canonical;
+pub mod detect;
+pub mod finding;
+pub mod parse;
+pub mod report;
+pub mod rules;
+pub mod score;
+pub mod surface;
+pub mod text;
+
+/// Version of the scoring methodology. Bump whenever a change can move a score.
+pub const METHODOLOGY: &str = "mtc-rs-1";
+
+/// The tool's own version, as written into every report.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,109 @@
+//! Command-line entry point: argument parsing only; the work is in `app`.
+
+use clap::{Parser, Subcommand};
+use mcptrustchecker::app::{self, exit, Format, ScanArgs};
+use mcptrustchecker::detect::ScanOptions;
+use mcptrustchecker::score::Grade;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "mcptrustchecker", version, about = "Deterministic, offline-first security scanner for MCP servers")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Scan MCP client configs, server descriptors and tool manifests.
+    Scan(ScanCmd),
+    /// List every rule.
+    Rules,
+    /// Explain one rule: what, why, how to fix.
+    Explain {
+        /// Rule id, e.g. MTC-UNI-001.
+        id: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct ScanCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// Scan the user's installed client configs instead of PATHs.
+    #[arg(long, conflicts_with = "paths")]
+    installed: bool,
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: Format,
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Fail (exit 1) when any server or session is graded this or worse.
+    #[arg(long, default_value = "F", value_parser = parse_grade)]
+    fail_on: Grade,
+    /// Zero-width characters in one field before it counts as a hidden payload.
+    #[arg(long, default_value_t = 5)]
+    zero_width_threshold: usize,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+}
+
+fn parse_grade(s: &str) -> Result<Grade, String> {
+    Grade::parse(s).ok_or_else(|| format!("`{s}` is not a grade (A, B, C, D or F)"))
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { exit::INPUT_ERROR } else { exit::OK };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let code = match run(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            exit::INPUT_ERROR
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Scan(c) => {
+            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let args = ScanArgs {
+                paths: c.paths,
+                installed: c.installed,
+                format: c.format,
+                output: c.output,
+                fail_on: c.fail_on,
+                max_file_bytes: c.max_file_size,
+                root: c.root,
+                options,
+            };
+            app::scan(&args)
+        }
+        Command::Rules => {
+            app::emit(&app::rules(), None)?;
+            Ok(exit::OK)
+        }
+        Command::Explain { id } => match app::explain(&id) {
+            Some(text) => {
+                app::emit(&text, None)?;
+                Ok(exit::OK)
+            }
+            None => {
+                eprintln!("error: no rule `{id}` (see `mcptrustchecker rules`)");
+                Ok(exit::INPUT_ERROR)
+            }
+        },
+    }
+}

@@ -1,0 +1,115 @@
+//! The rule catalogue, kept as data (`src/data/rules/*.toml`, one file per stage).
+//!
+//! Adding a rule: add its entry to the stage's TOML file and emit it from the
+//! stage's function. `mcptrustchecker rules` and `explain` print this catalogue,
+//! and the SARIF driver lists it.
+
+use crate::finding::{Category, Confidence, Severity};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// One entry of the catalogue.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    pub id: String,
+    /// Short human name (used as the SARIF rule name).
+    pub title: String,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    pub category: Category,
+    /// Pipeline stage: acquire, unicode, injection, capability, toxic-flow,
+    /// supply-chain, posture, integrity, policy.
+    pub stage: String,
+    /// What the rule detects.
+    pub what: String,
+    /// Why it matters.
+    pub why: String,
+    /// How to fix it.
+    pub fix: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    rule: Vec<Rule>,
+}
+
+/// The stage files, in pipeline order.
+const SOURCES: &[(&str, &str)] = &[
+    ("acquire", include_str!("data/rules/acquire.toml")),
+    ("unicode", include_str!("data/rules/unicode.toml")),
+];
+
+/// The whole catalogue, sorted by id.
+pub fn all() -> &'static [Rule] {
+    static CATALOGUE: OnceLock<Vec<Rule>> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        let mut rules = Vec::new();
+        for (name, text) in SOURCES {
+            // The files are compiled in and checked by a unit test, so a parse
+            // failure is a build defect, not an input error.
+            let file: RuleFile = toml_edit::de::from_str(text)
+                .unwrap_or_else(|e| panic!("rule catalogue {name}.toml is invalid: {e}"));
+            rules.extend(file.rule);
+        }
+        rules.sort_by(|a, b| a.id.cmp(&b.id));
+        rules
+    })
+}
+
+/// Look a rule up by id (case-insensitive).
+pub fn get(id: &str) -> Option<&'static Rule> {
+    let all = all();
+    all.binary_search_by(|r| r.id.as_str().cmp(id))
+        .ok()
+        .map(|i| &all[i])
+        .or_else(|| all.iter().find(|r| r.id.eq_ignore_ascii_case(id)))
+}
+
+/// A stand-in for an id missing from the catalogue; a unit test guarantees
+/// every id the stages emit is catalogued, so this only guards release builds.
+pub fn unknown_rule(id: &str) -> &'static Rule {
+    static UNKNOWN: OnceLock<Rule> = OnceLock::new();
+    let _ = id;
+    UNKNOWN.get_or_init(|| Rule {
+        id: "MTC-UNKNOWN".into(),
+        title: "Uncatalogued rule".into(),
+        severity: Severity::Info,
+        confidence: Confidence::Speculative,
+        category: Category::Hygiene,
+        stage: "acquire".into(),
+        what: String::new(),
+        why: String::new(),
+        fix: String::new(),
+    })
+}
+
+/// Link to the rule's documentation (SARIF `helpUri`, Markdown rule links).
+pub fn help_uri(id: &str) -> String {
+    format!("https://github.com/mcptrustchecker/mcptrustchecker/blob/main/docs/rules.md#{}", id.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogue_parses_and_ids_are_unique() {
+        let all = all();
+        assert!(all.len() >= 2);
+        for w in all.windows(2) {
+            assert_ne!(w[0].id, w[1].id, "duplicate rule id");
+        }
+        for r in all {
+            assert!(r.id.starts_with("MTC-"), "{}", r.id);
+            assert!(!r.what.is_empty() && !r.why.is_empty() && !r.fix.is_empty(), "{} lacks help", r.id);
+        }
+    }
+
+    #[test]
+    fn lookup_is_case_insensitive() {
+        assert_eq!(get("mtc-uni-001").map(|r| r.id.as_str()), Some("MTC-UNI-001"));
+        assert!(get("MTC-NOPE-999").is_none());
+    }
+}

@@ -1,0 +1,91 @@
+//! Making scanned text safe to show: invisible and control characters become
+//! `<U+XXXX>`, secrets are redacted, long text is cut. Every output format builds
+//! on these, so a hostile description can never drive our terminal or report.
+
+/// True for characters a reader cannot see or that change how text renders:
+/// controls, format characters, invisible operators, tags, variation selectors,
+/// BiDi controls, and unusual whitespace.
+pub fn is_invisible(c: char) -> bool {
+    let cp = c as u32;
+    matches!(cp,
+        0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F..=0x9F
+        | 0xA0 | 0xAD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x3000 | 0x3164
+        | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+}
+
+/// Render text so that every invisible or control character is shown as `<U+XXXX>`.
+/// Tab, newline and carriage return are shown as escapes too, so one finding is one line.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_invisible(c) => out.push_str(&format!("<U+{:04X}>", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Cut to at most `max` characters, marking the cut.
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
+/// Redact a secret value: keep a 4-character prefix so a reviewer can find it.
+pub fn redact(secret: &str) -> String {
+    let prefix: String = secret.chars().take(4).collect();
+    format!("{prefix}…[REDACTED {} chars]", secret.chars().count())
+}
+
+/// 1-based line and column of a byte offset (column counted in characters).
+pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let mut safe = offset;
+    while !text.is_char_boundary(safe) {
+        safe -= 1;
+    }
+    let before = &text[..safe];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = before[line_start..].chars().count() + 1;
+    (line as u32, col as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visible_escapes_controls_and_invisibles() {
+        assert_eq!(visible("a\u{200B}b"), "a<U+200B>b");
+        assert_eq!(visible("\u{1b}[31mred"), "<U+001B>[31mred");
+        assert_eq!(visible("x\u{E0041}"), "x<U+E0041>");
+        assert_eq!(visible("line1\nline2"), "line1\\nline2");
+        assert_eq!(visible("plain ascii"), "plain ascii");
+        assert_eq!(visible("日本語 ok"), "日本語 ok");
+    }
+
+    #[test]
+    fn truncation_and_redaction() {
+        assert_eq!(truncate_chars("abcdef", 3), "abc…");
+        assert_eq!(truncate_chars("abc", 3), "abc");
+        assert_eq!(redact("ghp_abcdefgh"), "ghp_…[REDACTED 12 chars]");
+    }
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let t = "ab\ncé\nx";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, 6), (2, 3));
+        assert_eq!(line_col(t, 999), (3, 2));
+    }
+}

@@ -1,0 +1,41 @@
+//! Shared harness: run the real binary with a scrubbed environment.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+/// The repository root (where `fixtures/` lives).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/corpora/...` next to the repository (present in CI and sessions).
+pub fn corpora() -> PathBuf {
+    let p = repo().join("../shared/corpora");
+    assert!(p.is_dir(), "the shared corpora are missing at {}", p.display());
+    p
+}
+
+/// The binary with an environment free of CI and GitHub variables, run from the repo root.
+pub fn mtc() -> Command {
+    let mut c = Command::cargo_bin("mcptrustchecker").expect("binary built");
+    for (k, _) in std::env::vars() {
+        if k.starts_with("GITHUB_") || k.starts_with("INPUT_") || k.starts_with("RUNNER_") || k == "CI" || k == "NO_COLOR" {
+            c.env_remove(k);
+        }
+    }
+    c.current_dir(repo());
+    c
+}
+
+/// Run `scan --format json` and parse the report.
+pub fn scan_json(args: &[&str]) -> (serde_json::Value, i32) {
+    let out = mtc().arg("scan").args(args).args(["--format", "json"]).output().expect("runs");
+    let code = out.status.code().unwrap_or(-1);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    (v, code)
+}
+
+/// Find a server in a JSON report by id suffix.
+pub fn server<'a>(report: &'a serde_json::Value, id_suffix: &str) -> &'a serde_json::Value {
+    report["servers"].as_array().unwrap().iter().find(|s| s["id"].as_str().unwrap().ends_with(id_suffix)).unwrap_or_else(|| panic!("no server ending with {id_suffix}"))
+}
