@@ -10,7 +10,9 @@
 pub mod acquire;
 pub mod app;
 pub mod canonical;
+pub mod confusables;
 pub mod detect;
+pub mod diff;
 pub mod finding;
 pub mod parse;
 pub mod report;

@@ -69,6 +69,17 @@ pub struct ServerResult {
     pub score: Score,
     /// SHA-256 of the canonical surface that was scored.
     pub digest: String,
+    /// Drift against the committed lockfile (stage 7), when the surface is pinned and differs.
+    pub drift: Option<Drift>,
+}
+
+/// A surface that no longer matches its lockfile pin.
+#[derive(Debug, Clone)]
+pub struct Drift {
+    pub pinned_digest: String,
+    pub diff: crate::diff::CatalogDiff,
+    /// The pinned entry's line in the lockfile (SARIF location for MTC-TOFU-001).
+    pub lock_location: crate::surface::Location,
 }
 
 /// One session: the servers one client config enables together.
@@ -91,6 +102,12 @@ pub struct ScanResult {
     pub errors: Vec<InputError>,
     pub skipped: Vec<(String, String)>,
     pub files: Vec<(String, crate::acquire::FileKind)>,
+    /// Reviewed changes: the base → head lockfile diff (set by the CI mode).
+    pub lockfile_changes: Vec<crate::diff::CatalogDiff>,
+    /// Servers in a config with no lockfile entry (catalog never reviewed).
+    pub unpinned: Vec<String>,
+    /// Lockfile entries whose server no config declares any more.
+    pub stale: Vec<String>,
 }
 
 /// Per-server stages, in pipeline order.
@@ -128,7 +145,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             sort_dedup(&mut findings);
             let score = score::score(&findings);
             let digest = crate::canonical::surface_digest(&surface);
-            ServerResult { surface, roles, findings, score, digest }
+            ServerResult { surface, roles, findings, score, digest, drift: None }
         })
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
@@ -156,5 +173,5 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         let client = members.first().and_then(|m| m.surface.source.client).or_else(|| servers.iter().find(|s| s.surface.session.as_deref() == Some(&id)).and_then(|s| s.surface.source.client));
         sessions.push(SessionResult { id, client, servers: members.iter().map(|m| m.surface.id.clone()).collect(), findings: own, score });
     }
-    ScanResult { servers, sessions, errors, skipped, files }
+    ScanResult { servers, sessions, errors, skipped, files, ..ScanResult::default() }
 }
