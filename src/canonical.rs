@@ -2,7 +2,7 @@
 //! sorted by name, strings kept exactly (no normalisation), volatile list fields dropped.
 
 use crate::surface::{Item, ServerSurface, Transport};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 /// Fields of list results the protocol calls volatile (paging and caching), never part of an item.

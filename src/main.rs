@@ -1,13 +1,17 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
-use mcptrustchecker::app::{self, exit, Format, ScanArgs};
+use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "mcptrustchecker", version, about = "Deterministic, offline-first security scanner for MCP servers")]
+#[command(
+    name = "mcptrustchecker",
+    version,
+    about = "Deterministic, offline-first security scanner for MCP servers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,7 +64,11 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::INPUT_ERROR } else { exit::OK };
+            let code = if e.use_stderr() {
+                exit::INPUT_ERROR
+            } else {
+                exit::OK
+            };
             let _ = e.print();
             std::process::exit(code);
         }
@@ -78,7 +86,10 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let options = ScanOptions {
+                zero_width_threshold: c.zero_width_threshold,
+                ..ScanOptions::default()
+            };
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,

@@ -8,7 +8,7 @@ pub mod meta;
 pub mod unicode;
 
 use crate::acquire::Acquired;
-use crate::finding::{sort_dedup, Finding};
+use crate::finding::{Finding, sort_dedup};
 use crate::parse::InputError;
 use crate::score::{self, Score};
 use crate::surface::{Client, ServerSurface};
@@ -54,7 +54,10 @@ impl Default for ScanOptions {
         ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
-            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
+            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
         }
     }
 }
@@ -111,7 +114,12 @@ pub struct ScanResult {
 }
 
 /// Per-server stages, in pipeline order.
-fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
+fn server_stages(
+    s: &ServerSurface,
+    opts: &ScanOptions,
+    roles: &mut BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
     meta::check(s, out);
     unicode::check(s, opts, out);
     let _ = roles;
@@ -122,7 +130,13 @@ fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Ve
 
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
-    let Acquired { surfaces, findings: acquire_findings, errors, files, skipped } = acquired;
+    let Acquired {
+        surfaces,
+        findings: acquire_findings,
+        errors,
+        files,
+        skipped,
+    } = acquired;
     let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut orphan = Vec::new();
     for f in acquire_findings {
@@ -145,7 +159,14 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             sort_dedup(&mut findings);
             let score = score::score(&findings);
             let digest = crate::canonical::surface_digest(&surface);
-            ServerResult { surface, roles, findings, score, digest, drift: None }
+            ServerResult {
+                surface,
+                roles,
+                findings,
+                score,
+                digest,
+                drift: None,
+            }
         })
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
@@ -169,9 +190,35 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         own.extend(orphan.iter().filter(|f| f.location.path == file).cloned());
         session_stages(&members, opts, &mut own);
         sort_dedup(&mut own);
-        let score = score::score(members.iter().flat_map(|m| m.findings.iter()).chain(own.iter()));
-        let client = members.first().and_then(|m| m.surface.source.client).or_else(|| servers.iter().find(|s| s.surface.session.as_deref() == Some(&id)).and_then(|s| s.surface.source.client));
-        sessions.push(SessionResult { id, client, servers: members.iter().map(|m| m.surface.id.clone()).collect(), findings: own, score });
+        let score = score::score(
+            members
+                .iter()
+                .flat_map(|m| m.findings.iter())
+                .chain(own.iter()),
+        );
+        let client = members
+            .first()
+            .and_then(|m| m.surface.source.client)
+            .or_else(|| {
+                servers
+                    .iter()
+                    .find(|s| s.surface.session.as_deref() == Some(&id))
+                    .and_then(|s| s.surface.source.client)
+            });
+        sessions.push(SessionResult {
+            id,
+            client,
+            servers: members.iter().map(|m| m.surface.id.clone()).collect(),
+            findings: own,
+            score,
+        });
     }
-    ScanResult { servers, sessions, errors, skipped, files, ..ScanResult::default() }
+    ScanResult {
+        servers,
+        sessions,
+        errors,
+        skipped,
+        files,
+        ..ScanResult::default()
+    }
 }
