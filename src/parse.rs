@@ -3,7 +3,7 @@
 //! element, keyed by JSON Pointer. Every parser is bounded (size, depth, alias
 //! expansion) so hostile files give a clear error, never a crash or a hang.
 
-use crate::text::line_col;
+use crate::text::{LineIndex, line_col};
 use serde_json::{Map, Number, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -143,8 +143,9 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         return Err(InputError::at(display, 1, 1, "empty document"));
     };
     let mut doc = Doc::default();
+    let index = LineIndex::new(text);
     let mut b = JsonBuilder {
-        text,
+        index: &index,
         doc: &mut doc,
     };
     let value = b
@@ -155,7 +156,7 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
 }
 
 struct JsonBuilder<'a, 'd> {
-    text: &'a str,
+    index: &'a LineIndex<'a>,
     doc: &'d mut Doc,
 }
 
@@ -180,7 +181,7 @@ impl JsonBuilder<'_, '_> {
                 let mut out = Vec::with_capacity(a.elements.len());
                 for (i, e) in a.elements.iter().enumerate() {
                     let p = format!("{ptr}/{i}");
-                    let (l, c) = line_col(self.text, e.range().start);
+                    let (l, c) = self.index.line_col(e.range().start);
                     self.doc.positions.insert(p.clone(), (l, c));
                     out.push(self.convert(e, p, depth + 1)?);
                 }
@@ -191,7 +192,7 @@ impl JsonBuilder<'_, '_> {
                 for prop in &o.properties {
                     let key = prop.name.as_str().to_string();
                     let p = format!("{ptr}/{}", ptr_seg(&key));
-                    let (l, c) = line_col(self.text, prop.range.start);
+                    let (l, c) = self.index.line_col(prop.range.start);
                     if map.contains_key(&key)
                         && let Some(&(ol, oc)) = self.doc.positions.get(&p)
                     {
@@ -234,26 +235,33 @@ pub fn toml(text: &str, display: &str) -> Result<Doc, InputError> {
     })?;
     let mut doc = Doc::default();
     let table = parsed.as_table();
-    let value = toml_table(text, table, String::new(), &mut doc, 0);
+    let index = LineIndex::new(text);
+    let value = toml_table(&index, table, String::new(), &mut doc, 0);
     doc.value = value;
     Ok(doc)
 }
 
-fn toml_table(text: &str, t: &toml_edit::Table, ptr: String, doc: &mut Doc, depth: usize) -> Value {
+fn toml_table(
+    idx: &LineIndex<'_>,
+    t: &toml_edit::Table,
+    ptr: String,
+    doc: &mut Doc,
+    depth: usize,
+) -> Value {
     let mut map = Map::new();
     for (k, item) in t.iter() {
         let p = format!("{ptr}/{}", ptr_seg(k));
         let span = t.key(k).and_then(|key| key.span()).or_else(|| item.span());
         if let Some(s) = span {
-            doc.positions.insert(p.clone(), line_col(text, s.start));
+            doc.positions.insert(p.clone(), idx.line_col(s.start));
         }
-        map.insert(k.to_string(), toml_item(text, item, p, doc, depth + 1));
+        map.insert(k.to_string(), toml_item(idx, item, p, doc, depth + 1));
     }
     Value::Object(map)
 }
 
 fn toml_item(
-    text: &str,
+    idx: &LineIndex<'_>,
     item: &toml_edit::Item,
     ptr: String,
     doc: &mut Doc,
@@ -264,24 +272,30 @@ fn toml_item(
     }
     match item {
         toml_edit::Item::None => Value::Null,
-        toml_edit::Item::Value(v) => toml_value(text, v, ptr, doc, depth),
-        toml_edit::Item::Table(t) => toml_table(text, t, ptr, doc, depth),
+        toml_edit::Item::Value(v) => toml_value(idx, v, ptr, doc, depth),
+        toml_edit::Item::Table(t) => toml_table(idx, t, ptr, doc, depth),
         toml_edit::Item::ArrayOfTables(a) => Value::Array(
             a.iter()
                 .enumerate()
                 .map(|(i, t)| {
                     let p = format!("{ptr}/{i}");
                     if let Some(s) = t.span() {
-                        doc.positions.insert(p.clone(), line_col(text, s.start));
+                        doc.positions.insert(p.clone(), idx.line_col(s.start));
                     }
-                    toml_table(text, t, p, doc, depth + 1)
+                    toml_table(idx, t, p, doc, depth + 1)
                 })
                 .collect(),
         ),
     }
 }
 
-fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, depth: usize) -> Value {
+fn toml_value(
+    idx: &LineIndex<'_>,
+    v: &toml_edit::Value,
+    ptr: String,
+    doc: &mut Doc,
+    depth: usize,
+) -> Value {
     use toml_edit::Value as T;
     if depth > MAX_DEPTH {
         return Value::Null;
@@ -300,9 +314,9 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
                 .map(|(i, e)| {
                     let p = format!("{ptr}/{i}");
                     if let Some(s) = e.span() {
-                        doc.positions.insert(p.clone(), line_col(text, s.start));
+                        doc.positions.insert(p.clone(), idx.line_col(s.start));
                     }
-                    toml_value(text, e, p, doc, depth + 1)
+                    toml_value(idx, e, p, doc, depth + 1)
                 })
                 .collect(),
         ),
@@ -312,9 +326,9 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
                 let p = format!("{ptr}/{}", ptr_seg(k));
                 let span = t.key(k).and_then(|key| key.span()).or_else(|| e.span());
                 if let Some(s) = span {
-                    doc.positions.insert(p.clone(), line_col(text, s.start));
+                    doc.positions.insert(p.clone(), idx.line_col(s.start));
                 }
-                map.insert(k.to_string(), toml_value(text, e, p, doc, depth + 1));
+                map.insert(k.to_string(), toml_value(idx, e, p, doc, depth + 1));
             }
             Value::Object(map)
         }

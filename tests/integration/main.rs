@@ -5,3 +5,4 @@ mod bad_input;
 mod common;
 mod formats;
 mod foundation;
+mod hostile;
