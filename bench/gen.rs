@@ -40,7 +40,8 @@ fn sentence(r: &mut Rng, min_chars: usize) -> String {
         if !s.is_empty() {
             s.push(' ');
         }
-        s.push_str(r.pick(WORDS));
+        let w = r.pick(WORDS);
+        s.push_str(w);
     }
     s.push('.');
     s
@@ -62,7 +63,8 @@ pub fn tool(r: &mut Rng, i: usize) -> Value {
     let n = 2 + r.below(5);
     for _ in 0..n {
         let p = r.pick(PARAMS);
-        props.insert(p.to_string(), json!({ "type": "string", "description": sentence(r, 40 + r.below(80)) }));
+        let len = 40 + r.below(80);
+        props.insert(p.to_string(), json!({ "type": "string", "description": sentence(r, len) }));
     }
     json!({
         "name": name,

@@ -3,7 +3,7 @@
 //! Figures are in the README; `bench/run.sh` measures whole-process time and RSS.
 
 #[path = "../bench/gen.rs"]
-mod gen;
+mod synth;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use mcptrustchecker::acquire::Acquired;
@@ -11,7 +11,7 @@ use mcptrustchecker::detect::{self, ScanOptions};
 use mcptrustchecker::surface::{Client, Coverage, Item, Location, ServerSurface, Source, Transport};
 
 fn surface(id: &str, session: Option<&str>, n_tools: usize, seed: u64) -> ServerSurface {
-    let cat = gen::catalog(n_tools, seed);
+    let cat = synth::catalog(n_tools, seed);
     let src = Source { location: Location::new("bench.json", 1, 1), format: "tool-manifest".into(), client: Some(Client::Cursor) };
     let mut s = ServerSurface::new(id.to_string(), id.to_string(), src, Transport::Stdio { command: "npx".into(), args: vec!["-y".into(), format!("pkg-{seed}@1.0.0")], env_names: vec![], cwd: None });
     s.session = session.map(str::to_string);

@@ -1,7 +1,7 @@
 //! Write a synthetic catalog: `cargo run --release --example gen_catalog -- TOOLS OUT.json [SEED]`.
 
 #[path = "../bench/gen.rs"]
-mod gen;
+mod synth;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -10,6 +10,6 @@ fn main() {
         std::process::exit(2);
     };
     let seed = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(42);
-    let text = serde_json::to_string_pretty(&gen::catalog(n, seed)).expect("serialises");
+    let text = serde_json::to_string_pretty(&synth::catalog(n, seed)).expect("serialises");
     std::fs::write(out, text + "\n").expect("writes");
 }

@@ -38,6 +38,8 @@ pub struct ScanArgs {
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
+    /// `--lockfile FILE` (default: `mcptrustchecker.lock` at the root, when present).
+    pub lockfile: Option<PathBuf>,
 }
 
 /// Acquire and run the pipeline.
@@ -61,8 +63,20 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
         max_file_bytes: args.max_file_bytes,
         ..AcquireOptions::default()
     };
+    // Installed configs have no repository root: only an explicit lockfile applies there.
+    let (options, lock_error) = if args.installed && args.lockfile.is_none() {
+        (args.options.clone(), None)
+    } else {
+        crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
+    };
     let acquired = acquire::acquire_paths(&paths, &opts);
-    detect::run(acquired, &args.options)
+    let mut result = detect::run(acquired, &options);
+    if let Some(e) = lock_error {
+        if !result.errors.contains(&e) {
+            result.errors.push(e);
+        }
+    }
+    result
 }
 
 /// Render a result in a format.

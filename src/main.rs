@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
+use mcptrustchecker::lockcmd::{self, LockArgs};
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
@@ -21,6 +22,10 @@ struct Cli {
 enum Command {
     /// Scan MCP client configs, server descriptors and tool manifests.
     Scan(ScanCmd),
+    /// Pin every server's surface into the lockfile (only changed entries are rewritten).
+    Lock(LockCmd),
+    /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.
+    Diff(DiffCmd),
     /// List every rule.
     Rules,
     /// Explain one rule: what, why, how to fix.
@@ -54,6 +59,51 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct LockCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// The lockfile (default: mcptrustchecker.lock at the repository root).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
+}
+
+#[derive(clap::Args)]
+struct DiffCmd {
+    #[command(flatten)]
+    lock: LockCmd,
+    /// Output format: terminal or json.
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: DiffFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    Terminal,
+    Json,
+}
+
+impl LockCmd {
+    fn args(self, json: bool) -> LockArgs {
+        LockArgs {
+            paths: self.paths,
+            lockfile: self.lockfile,
+            root: self.root,
+            max_file_bytes: self.max_file_size,
+            json,
+        }
+    }
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -99,9 +149,12 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_file_bytes: c.max_file_size,
                 root: c.root,
                 options,
+                lockfile: c.lockfile,
             };
             app::scan(&args)
         }
+        Command::Lock(c) => lockcmd::lock(&c.args(false)),
+        Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),
         Command::Rules => {
             app::emit(&app::rules(), None)?;
             Ok(exit::OK)

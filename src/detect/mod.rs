@@ -4,6 +4,7 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod integrity;
 pub mod meta;
 pub mod unicode;
 
@@ -47,6 +48,8 @@ pub struct ScanOptions {
     pub include_builtins: Option<String>,
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
+    /// The committed lockfile (stage 7), read before the pipeline runs.
+    pub lockfile: Option<std::sync::Arc<crate::lockfile::Lockfile>>,
 }
 
 impl Default for ScanOptions {
@@ -58,6 +61,7 @@ impl Default for ScanOptions {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            lockfile: None,
         }
     }
 }
@@ -131,12 +135,18 @@ fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Ve
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
     let Acquired {
-        surfaces,
+        mut surfaces,
         findings: acquire_findings,
         errors,
         files,
         skipped,
     } = acquired;
+    let lock = opts.lockfile.as_deref();
+    let mut descriptor_diffs = BTreeMap::new();
+    if let Some(lock) = lock {
+        integrity::prepare(&mut surfaces, lock);
+        descriptor_diffs = integrity::descriptor_diffs(&surfaces, lock);
+    }
     let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut orphan = Vec::new();
     for f in acquire_findings {
@@ -151,6 +161,14 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             let mut findings = by_server.remove(&surface.id).unwrap_or_default();
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
+            let drift = lock.and_then(|l| {
+                integrity::check(
+                    &surface,
+                    l,
+                    descriptor_diffs.get(&surface.id),
+                    &mut findings,
+                )
+            });
             for f in &mut findings {
                 if f.server.is_none() {
                     f.server = Some(surface.id.clone());
@@ -165,7 +183,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
                 findings,
                 score,
                 digest,
-                drift: None,
+                drift,
             }
         })
         .collect();
@@ -213,12 +231,26 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             score,
         });
     }
+    let (mut unpinned, mut stale) = (Vec::new(), Vec::new());
+    if let Some(lock) = lock {
+        unpinned = servers
+            .iter()
+            .filter(|s| !lock.entries.contains_key(&s.surface.id))
+            .map(|s| s.surface.id.clone())
+            .collect();
+        let ids: Vec<&str> = servers.iter().map(|s| s.surface.id.as_str()).collect();
+        let read: BTreeSet<String> = files.iter().map(|(f, _)| f.clone()).collect();
+        let failed: BTreeSet<String> = errors.iter().map(|e| e.path.clone()).collect();
+        stale = lock.stale(&ids, &read, &failed);
+    }
     ScanResult {
         servers,
         sessions,
         errors,
         skipped,
         files,
+        unpinned,
+        stale,
         ..ScanResult::default()
     }
 }

@@ -28,6 +28,12 @@ pub fn verdict(r: &ScanResult, fail_on: Grade) -> Verdict {
             ));
         }
     }
+    for s in r.servers.iter().filter(|s| s.drift.is_some()) {
+        reasons.push(format!(
+            "server {} drifted from its lockfile pin",
+            crate::text::visible(&s.surface.id)
+        ));
+    }
     for s in &r.sessions {
         if s.score.grade >= fail_on {
             reasons.push(format!(

@@ -6,3 +6,4 @@ mod common;
 mod formats;
 mod foundation;
 mod hostile;
+mod lockfile;
