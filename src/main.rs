@@ -1,18 +1,14 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
-use mcptrustchecker::app::{self, Format, ScanArgs, exit};
+use mcptrustchecker::app::{self, exit, Format, ScanArgs};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::lockcmd::{self, LockArgs};
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(
-    name = "mcptrustchecker",
-    version,
-    about = "Deterministic, offline-first security scanner for MCP servers"
-)]
+#[command(name = "mcptrustchecker", version, about = "Deterministic, offline-first security scanner for MCP servers")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -83,7 +79,6 @@ struct LockCmd {
 struct DiffCmd {
     #[command(flatten)]
     lock: LockCmd,
-    /// Output format: terminal or json.
     #[arg(long, value_enum, default_value = "terminal")]
     format: DiffFormat,
 }
@@ -96,13 +91,7 @@ enum DiffFormat {
 
 impl LockCmd {
     fn args(self, json: bool) -> LockArgs {
-        LockArgs {
-            paths: self.paths,
-            lockfile: self.lockfile,
-            root: self.root,
-            max_file_bytes: self.max_file_size,
-            json,
-        }
+        LockArgs { paths: self.paths, lockfile: self.lockfile, root: self.root, max_file_bytes: self.max_file_size, json }
     }
 }
 
@@ -114,11 +103,7 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() {
-                exit::INPUT_ERROR
-            } else {
-                exit::OK
-            };
+            let code = if e.use_stderr() { exit::INPUT_ERROR } else { exit::OK };
             let _ = e.print();
             std::process::exit(code);
         }
@@ -136,10 +121,7 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions {
-                zero_width_threshold: c.zero_width_threshold,
-                ..ScanOptions::default()
-            };
+            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,

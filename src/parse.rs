@@ -29,20 +29,10 @@ pub struct InputError {
 
 impl InputError {
     pub fn new(path: &str, message: impl Into<String>) -> Self {
-        InputError {
-            path: path.to_string(),
-            line: None,
-            column: None,
-            message: message.into(),
-        }
+        InputError { path: path.to_string(), line: None, column: None, message: message.into() }
     }
     pub fn at(path: &str, line: u32, column: u32, message: impl Into<String>) -> Self {
-        InputError {
-            path: path.to_string(),
-            line: Some(line),
-            column: Some(column),
-            message: message.into(),
-        }
+        InputError { path: path.to_string(), line: Some(line), column: Some(column), message: message.into() }
     }
 }
 
@@ -69,25 +59,16 @@ pub fn ptr_seg(s: &str) -> String {
 
 /// Read a file as UTF-8 within a size bound; invalid UTF-8 is reported with its line.
 pub fn read_text(path: &Path, display: &str, max_bytes: u64) -> Result<String, InputError> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
+    let meta = std::fs::metadata(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
     if meta.len() > max_bytes {
         return Err(InputError::new(
             display,
-            format!(
-                "file is {} bytes, over the {} byte limit (raise it with --max-file-size)",
-                meta.len(),
-                max_bytes
-            ),
+            format!("file is {} bytes, over the {} byte limit (raise it with --max-file-size)", meta.len(), max_bytes),
         ));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
     if bytes.len() as u64 > max_bytes {
-        return Err(InputError::new(
-            display,
-            "file grew past the size limit while being read",
-        ));
+        return Err(InputError::new(display, "file grew past the size limit while being read"));
     }
     decode_utf8(bytes, display)
 }
@@ -106,12 +87,7 @@ pub fn decode_utf8(bytes: Vec<u8>, display: &str) -> Result<String, InputError> 
             let bytes = e.into_bytes();
             let good = String::from_utf8_lossy(&bytes[..at]);
             let (l, c) = line_col(&good, good.len());
-            Err(InputError::at(
-                display,
-                l,
-                c,
-                format!("invalid UTF-8 at byte {at}"),
-            ))
+            Err(InputError::at(display, l, c, format!("invalid UTF-8 at byte {at}")))
         }
     }
 }
@@ -131,10 +107,7 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let collect = CollectOptions {
-        comments: CommentCollectionStrategy::Off,
-        tokens: false,
-    };
+    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
     let parsed = jsonc_parser::parse_to_ast(text, &collect, &opts).map_err(|e| {
         let (l, c) = line_col(text, e.range().start);
         InputError::at(display, l, c, format!("malformed JSON: {}", e.kind()))
@@ -143,13 +116,8 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         return Err(InputError::at(display, 1, 1, "empty document"));
     };
     let mut doc = Doc::default();
-    let mut b = JsonBuilder {
-        text,
-        doc: &mut doc,
-    };
-    let value = b
-        .convert(&root, String::new(), 0)
-        .map_err(|m| InputError::new(display, m))?;
+    let mut b = JsonBuilder { text, doc: &mut doc };
+    let value = b.convert(&root, String::new(), 0).map_err(|m| InputError::new(display, m))?;
     doc.value = value;
     Ok(doc)
 }
@@ -160,12 +128,7 @@ struct JsonBuilder<'a, 'd> {
 }
 
 impl JsonBuilder<'_, '_> {
-    fn convert(
-        &mut self,
-        v: &jsonc_parser::ast::Value<'_>,
-        ptr: String,
-        depth: usize,
-    ) -> Result<Value, String> {
+    fn convert(&mut self, v: &jsonc_parser::ast::Value<'_>, ptr: String, depth: usize) -> Result<Value, String> {
         use jsonc_parser::ast::Value as A;
         use jsonc_parser::common::Ranged;
         if depth > MAX_DEPTH {
@@ -252,13 +215,7 @@ fn toml_table(text: &str, t: &toml_edit::Table, ptr: String, doc: &mut Doc, dept
     Value::Object(map)
 }
 
-fn toml_item(
-    text: &str,
-    item: &toml_edit::Item,
-    ptr: String,
-    doc: &mut Doc,
-    depth: usize,
-) -> Value {
+fn toml_item(text: &str, item: &toml_edit::Item, ptr: String, doc: &mut Doc, depth: usize) -> Value {
     if depth > MAX_DEPTH {
         return Value::Null;
     }
@@ -289,9 +246,7 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
     match v {
         T::String(s) => Value::String(s.value().clone()),
         T::Integer(i) => Value::Number((*i.value()).into()),
-        T::Float(f) => Number::from_f64(*f.value())
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        T::Float(f) => Number::from_f64(*f.value()).map(Value::Number).unwrap_or(Value::Null),
         T::Boolean(b) => Value::Bool(*b.value()),
         T::Datetime(d) => Value::String(d.value().to_string()),
         T::Array(a) => Value::Array(
@@ -344,12 +299,7 @@ fn check_flow_depth(text: &str, display: &str) -> Result<(), InputError> {
                 depth += 1;
                 if depth > MAX_DEPTH {
                     let (l, c) = line_col(text, i);
-                    return Err(InputError::at(
-                        display,
-                        l,
-                        c,
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
+                    return Err(InputError::at(display, l, c, format!("nesting deeper than {MAX_DEPTH} levels")));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -378,9 +328,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
     let mut anchors: BTreeMap<usize, Value> = BTreeMap::new();
     let mut root: Option<Value> = None;
     let mut nodes = 0usize;
-    let err = |line: usize, col: usize, m: String| {
-        InputError::at(display, line as u32 + line_offset, col as u32 + 1, m)
-    };
+    let err = |line: usize, col: usize, m: String| InputError::at(display, line as u32 + line_offset, col as u32 + 1, m);
 
     loop {
         let (ev, mark) = parser.next_token().map_err(|e| {
@@ -404,11 +352,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
             Event::Nothing | Event::StreamStart | Event::DocumentStart | Event::DocumentEnd => {}
             Event::SequenceStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(
-                        mark.line(),
-                        mark.col(),
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
+                    return Err(err(mark.line(), mark.col(), format!("nesting deeper than {MAX_DEPTH} levels")));
                 }
                 let p = next_ptr(&stack);
                 if is_value_slot(&stack) {
@@ -418,11 +362,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(
-                        mark.line(),
-                        mark.col(),
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
+                    return Err(err(mark.line(), mark.col(), format!("nesting deeper than {MAX_DEPTH} levels")));
                 }
                 let p = next_ptr(&stack);
                 if is_value_slot(&stack) {
@@ -455,28 +395,14 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                 }
                 let p = next_ptr(&stack);
                 doc.positions.entry(p).or_insert((line, col));
-                let plain =
-                    matches!(style, yaml_rust2::scanner::TScalarStyle::Plain) && tag.is_none();
-                finished = Some((
-                    if plain {
-                        yaml_scalar(&s)
-                    } else {
-                        Value::String(s)
-                    },
-                    anchor,
-                ));
+                let plain = matches!(style, yaml_rust2::scanner::TScalarStyle::Plain) && tag.is_none();
+                finished = Some((if plain { yaml_scalar(&s) } else { Value::String(s) }, anchor));
             }
             Event::Alias(id) => {
-                let v = anchors.get(&id).cloned().ok_or_else(|| {
-                    err(mark.line(), mark.col(), "alias to an unknown anchor".into())
-                })?;
+                let v = anchors.get(&id).cloned().ok_or_else(|| err(mark.line(), mark.col(), "alias to an unknown anchor".into()))?;
                 nodes += count_nodes(&v);
                 if nodes > MAX_YAML_NODES {
-                    return Err(err(
-                        mark.line(),
-                        mark.col(),
-                        format!("aliases expand past {MAX_YAML_NODES} nodes (a YAML bomb?)"),
-                    ));
+                    return Err(err(mark.line(), mark.col(), format!("aliases expand past {MAX_YAML_NODES} nodes (a YAML bomb?)")));
                 }
                 if let Some(Frame::Map(_, _, _, key @ None)) = stack.last_mut() {
                     // An alias used as a key: use its text form.
@@ -492,11 +418,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
         if let Some((value, anchor)) = finished {
             nodes += 1;
             if nodes > MAX_YAML_NODES {
-                return Err(err(
-                    mark.line(),
-                    mark.col(),
-                    format!("document has more than {MAX_YAML_NODES} nodes"),
-                ));
+                return Err(err(mark.line(), mark.col(), format!("document has more than {MAX_YAML_NODES} nodes")));
             }
             if anchor > 0 {
                 anchors.insert(anchor, value.clone());
@@ -538,9 +460,7 @@ fn yaml_scalar(s: &str) -> Value {
         "true" | "True" | "TRUE" => Value::Bool(true),
         "false" | "False" | "FALSE" => Value::Bool(false),
         _ => {
-            let numeric = s
-                .bytes()
-                .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+            let numeric = s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
                 && s.bytes().any(|b| b.is_ascii_digit());
             if numeric {
                 match number(s) {
@@ -557,9 +477,7 @@ fn yaml_scalar(s: &str) -> Value {
 /// Split a Markdown file's YAML front matter (`---` … `---`) from its body:
 /// returns the YAML text and the number of lines before it.
 pub fn front_matter(text: &str) -> Option<(&str, u32)> {
-    let rest = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
     let mut offset = 0;
     for line in rest.split_inclusive('\n') {
         if line.trim_end() == "---" {

@@ -9,7 +9,7 @@ pub mod meta;
 pub mod unicode;
 
 use crate::acquire::Acquired;
-use crate::finding::{Finding, sort_dedup};
+use crate::finding::{sort_dedup, Finding};
 use crate::parse::InputError;
 use crate::score::{self, Score};
 use crate::surface::{Client, ServerSurface};
@@ -57,10 +57,7 @@ impl Default for ScanOptions {
         ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
-            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
             lockfile: None,
         }
     }
@@ -118,12 +115,7 @@ pub struct ScanResult {
 }
 
 /// Per-server stages, in pipeline order.
-fn server_stages(
-    s: &ServerSurface,
-    opts: &ScanOptions,
-    roles: &mut BTreeMap<String, BTreeSet<Role>>,
-    out: &mut Vec<Finding>,
-) {
+fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     meta::check(s, out);
     unicode::check(s, opts, out);
     let _ = roles;
@@ -134,19 +126,10 @@ fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Ve
 
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
-    let Acquired {
-        mut surfaces,
-        findings: acquire_findings,
-        errors,
-        files,
-        skipped,
-    } = acquired;
+    let Acquired { mut surfaces, findings: acquire_findings, errors, files, skipped } = acquired;
+    // Stage 7 needs the whole set first: pinned config-only servers take their snapshot's catalog.
     let lock = opts.lockfile.as_deref();
-    let mut descriptor_diffs = BTreeMap::new();
-    if let Some(lock) = lock {
-        integrity::prepare(&mut surfaces, lock);
-        descriptor_diffs = integrity::descriptor_diffs(&surfaces, lock);
-    }
+    let descriptor_diffs = lock.map(|l| integrity::prepare(&mut surfaces, l)).unwrap_or_default();
     let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut orphan = Vec::new();
     for f in acquire_findings {
@@ -161,14 +144,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             let mut findings = by_server.remove(&surface.id).unwrap_or_default();
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
-            let drift = lock.and_then(|l| {
-                integrity::check(
-                    &surface,
-                    l,
-                    descriptor_diffs.get(&surface.id),
-                    &mut findings,
-                )
-            });
+            let drift = lock.and_then(|l| integrity::check(&surface, l, descriptor_diffs.get(&surface.id), &mut findings));
             for f in &mut findings {
                 if f.server.is_none() {
                     f.server = Some(surface.id.clone());
@@ -177,14 +153,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             sort_dedup(&mut findings);
             let score = score::score(&findings);
             let digest = crate::canonical::surface_digest(&surface);
-            ServerResult {
-                surface,
-                roles,
-                findings,
-                score,
-                digest,
-                drift,
-            }
+            ServerResult { surface, roles, findings, score, digest, drift }
         })
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
@@ -208,49 +177,10 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         own.extend(orphan.iter().filter(|f| f.location.path == file).cloned());
         session_stages(&members, opts, &mut own);
         sort_dedup(&mut own);
-        let score = score::score(
-            members
-                .iter()
-                .flat_map(|m| m.findings.iter())
-                .chain(own.iter()),
-        );
-        let client = members
-            .first()
-            .and_then(|m| m.surface.source.client)
-            .or_else(|| {
-                servers
-                    .iter()
-                    .find(|s| s.surface.session.as_deref() == Some(&id))
-                    .and_then(|s| s.surface.source.client)
-            });
-        sessions.push(SessionResult {
-            id,
-            client,
-            servers: members.iter().map(|m| m.surface.id.clone()).collect(),
-            findings: own,
-            score,
-        });
+        let score = score::score(members.iter().flat_map(|m| m.findings.iter()).chain(own.iter()));
+        let client = members.first().and_then(|m| m.surface.source.client).or_else(|| servers.iter().find(|s| s.surface.session.as_deref() == Some(&id)).and_then(|s| s.surface.source.client));
+        sessions.push(SessionResult { id, client, servers: members.iter().map(|m| m.surface.id.clone()).collect(), findings: own, score });
     }
-    let (mut unpinned, mut stale) = (Vec::new(), Vec::new());
-    if let Some(lock) = lock {
-        unpinned = servers
-            .iter()
-            .filter(|s| !lock.entries.contains_key(&s.surface.id))
-            .map(|s| s.surface.id.clone())
-            .collect();
-        let ids: Vec<&str> = servers.iter().map(|s| s.surface.id.as_str()).collect();
-        let read: BTreeSet<String> = files.iter().map(|(f, _)| f.clone()).collect();
-        let failed: BTreeSet<String> = errors.iter().map(|e| e.path.clone()).collect();
-        stale = lock.stale(&ids, &read, &failed);
-    }
-    ScanResult {
-        servers,
-        sessions,
-        errors,
-        skipped,
-        files,
-        unpinned,
-        stale,
-        ..ScanResult::default()
-    }
+    let (unpinned, stale) = lock.map(|l| integrity::unpinned_and_stale(&servers, &files, &errors, l)).unwrap_or_default();
+    ScanResult { servers, sessions, errors, skipped, files, unpinned, stale, ..ScanResult::default() }
 }
