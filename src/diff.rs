@@ -1193,6 +1193,41 @@ mod tests {
     }
 
     #[test]
+    fn lockfile_base_to_head() {
+        use crate::lockfile::{Entry, Lockfile};
+        let mut base = Lockfile::empty("l");
+        base.entries.insert(
+            "a".into(),
+            Entry::from_snapshot(snap(vec![tool("t", json!({}))])),
+        );
+        base.entries
+            .insert("b".into(), Entry::from_snapshot(snap(vec![])));
+        base.entries
+            .insert("same".into(), Entry::from_snapshot(snap(vec![])));
+        let mut head = base.clone();
+        head.entries.insert(
+            "a".into(),
+            Entry::from_snapshot(snap(vec![tool("t", json!({"title": "T"}))])),
+        );
+        head.entries.remove("b");
+        head.entries.insert(
+            "c".into(),
+            Entry::from_snapshot(snap(vec![tool("u", json!({}))])),
+        );
+        let d = diff_lockfiles(&base, &head);
+        let got: Vec<(&str, Vec<ChangeKind>)> =
+            d.iter().map(|d| (d.server.as_str(), kinds(d))).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", vec![ChangeKind::TitleChanged]),
+                ("b", vec![ChangeKind::ServerRemoved]),
+                ("c", vec![ChangeKind::ServerAdded, ChangeKind::ToolAdded]),
+            ]
+        );
+    }
+
+    #[test]
     fn terminal_rendering_is_escaped() {
         let d = one(|t| t["description"] = json!("\u{1b}[31mred\u{202E}"));
         let out = render_terminal(&d);
