@@ -15,6 +15,7 @@ pub mod detect;
 pub mod diff;
 pub mod finding;
 pub mod parse;
+pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod score;

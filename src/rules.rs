@@ -39,6 +39,7 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("policy", include_str!("data/rules/policy.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

@@ -5,6 +5,7 @@
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
 pub mod meta;
+pub mod policy;
 pub mod unicode;
 
 use crate::acquire::Acquired;
@@ -47,6 +48,10 @@ pub struct ScanOptions {
     pub include_builtins: Option<String>,
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
+    /// `--policy FILE` (default: `mcptrustchecker.toml` at the root when present).
+    pub policy: Option<std::path::PathBuf>,
+    /// The date expiries are judged against (`--now` / `MTC_NOW`; default today, UTC).
+    pub now: Option<crate::policy::Date>,
 }
 
 impl Default for ScanOptions {
@@ -55,6 +60,8 @@ impl Default for ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
             exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
+            policy: None,
+            now: None,
         }
     }
 }
@@ -71,6 +78,8 @@ pub struct ServerResult {
     pub digest: String,
     /// Drift against the committed lockfile (stage 7), when the surface is pinned and differs.
     pub drift: Option<Drift>,
+    /// The policy gate's decision for this server, when a policy is in force.
+    pub policy: Option<crate::policy::PolicyVerdict>,
 }
 
 /// A surface that no longer matches its lockfile pin.
@@ -108,12 +117,15 @@ pub struct ScanResult {
     pub unpinned: Vec<String>,
     /// Lockfile entries whose server no config declares any more.
     pub stale: Vec<String>,
+    /// The policy file in force and its own findings (stale entries, lapsed suppressions).
+    pub policy: Option<crate::policy::PolicyOutcome>,
 }
 
 /// Per-server stages, in pipeline order.
 fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    policy::check(s, out);
     let _ = roles;
 }
 
@@ -145,7 +157,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             sort_dedup(&mut findings);
             let score = score::score(&findings);
             let digest = crate::canonical::surface_digest(&surface);
-            ServerResult { surface, roles, findings, score, digest, drift: None }
+            ServerResult { surface, roles, findings, score, digest, drift: None, policy: None }
         })
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
