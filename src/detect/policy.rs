@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
     for (what, map) in [("env", &s.env), ("headers", &s.headers)] {
         for (key, value) in map {
-            let Some(conf) = literal_secret(key, value) else { continue };
+            let Some(conf) = literal_secret(key, value) else {
+                continue;
+            };
             out.push(
                 Finding::new(
                     "MTC-POL-004",
@@ -30,13 +32,18 @@ pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
 }
 
 fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(pattern).unwrap_or_else(|e| panic!("built-in regex {pattern}: {e}")))
+    cell.get_or_init(|| {
+        Regex::new(pattern).unwrap_or_else(|e| panic!("built-in regex {pattern}: {e}"))
+    })
 }
 
 /// References a client or CI system resolves at launch.
 fn references() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r"\$\{\{[^}]*\}\}|\$\{[^}]*\}|\{env:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%")
+    re(
+        &R,
+        r"\$\{\{[^}]*\}\}|\$\{[^}]*\}|\{env:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%",
+    )
 }
 
 /// Token formats whose shape alone proves a credential.
@@ -65,12 +72,45 @@ fn placeholder() -> &'static Regex {
 /// Names that say the value is a credential.
 fn secret_name(key: &str) -> bool {
     let k = key.to_ascii_uppercase().replace('-', "_");
-    const NOT_SECRET_SUFFIX: &[&str] = &["_FILE", "_PATH", "_DIR", "_URL", "_URI", "_HOST", "_ENDPOINT", "_TYPE", "_NAME", "_MODE", "_ID", "_HEADER"];
+    const NOT_SECRET_SUFFIX: &[&str] = &[
+        "_FILE",
+        "_PATH",
+        "_DIR",
+        "_URL",
+        "_URI",
+        "_HOST",
+        "_ENDPOINT",
+        "_TYPE",
+        "_NAME",
+        "_MODE",
+        "_ID",
+        "_HEADER",
+    ];
     if NOT_SECRET_SUFFIX.iter().any(|s| k.ends_with(s)) {
         return false;
     }
-    const SEGMENTS: &[&str] = &["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "PWD", "APIKEY", "CREDENTIAL", "CREDENTIALS", "AUTH", "AUTHORIZATION", "COOKIE", "PAT", "PRIVATE", "KEY", "SIGNATURE"];
-    k.split('_').any(|seg| SEGMENTS.contains(&seg)) || ["TOKEN", "SECRET", "PASSWORD", "APIKEY"].iter().any(|w| k.contains(w))
+    const SEGMENTS: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "PASS",
+        "PWD",
+        "APIKEY",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "AUTH",
+        "AUTHORIZATION",
+        "COOKIE",
+        "PAT",
+        "PRIVATE",
+        "KEY",
+        "SIGNATURE",
+    ];
+    k.split('_').any(|seg| SEGMENTS.contains(&seg))
+        || ["TOKEN", "SECRET", "PASSWORD", "APIKEY"]
+            .iter()
+            .any(|w| k.contains(w))
 }
 
 /// `Some(confidence)` when `value`, given under `key`, is a literal secret.
@@ -85,12 +125,19 @@ pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
     let residual = references().replace_all(v, "");
     let mut residual = residual.trim();
     for scheme in ["bearer", "basic", "token", "bot", "apikey"] {
-        if residual.len() > scheme.len() && residual[..scheme.len()].eq_ignore_ascii_case(scheme) && residual[scheme.len()..].starts_with(char::is_whitespace) {
+        if residual.len() > scheme.len()
+            && residual[..scheme.len()].eq_ignore_ascii_case(scheme)
+            && residual[scheme.len()..].starts_with(char::is_whitespace)
+        {
             residual = residual[scheme.len()..].trim();
         }
     }
     let looks_like_path = residual.starts_with(['/', '~', '.']) || residual.contains("://");
-    if residual.chars().count() < 8 || looks_like_path || placeholder().is_match(residual) || !secret_name(key) {
+    if residual.chars().count() < 8
+        || looks_like_path
+        || placeholder().is_match(residual)
+        || !secret_name(key)
+    {
         return None;
     }
     Some(Confidence::Strong)
@@ -124,12 +171,27 @@ mod tests {
 
     #[test]
     fn literals_are_found() {
-        assert_eq!(literal_secret("GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345"), Some(Confidence::Confirmed));
+        assert_eq!(
+            literal_secret("GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345"),
+            Some(Confidence::Confirmed)
+        );
         // Known formats are found whatever the name.
-        assert_eq!(literal_secret("SOMETHING", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"), Some(Confidence::Confirmed));
-        assert_eq!(literal_secret("Authorization", "Bearer 9f8e7d6c5b4a39281706"), Some(Confidence::Strong));
-        assert_eq!(literal_secret("X-API-Key", "a1b2c3d4e5f6g7h8"), Some(Confidence::Strong));
-        assert_eq!(literal_secret("DB_PASSWORD", "hunter2hunter2"), Some(Confidence::Strong));
+        assert_eq!(
+            literal_secret("SOMETHING", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz"),
+            Some(Confidence::Confirmed)
+        );
+        assert_eq!(
+            literal_secret("Authorization", "Bearer 9f8e7d6c5b4a39281706"),
+            Some(Confidence::Strong)
+        );
+        assert_eq!(
+            literal_secret("X-API-Key", "a1b2c3d4e5f6g7h8"),
+            Some(Confidence::Strong)
+        );
+        assert_eq!(
+            literal_secret("DB_PASSWORD", "hunter2hunter2"),
+            Some(Confidence::Strong)
+        );
     }
 
     #[test]
@@ -143,11 +205,21 @@ mod tests {
 
     #[test]
     fn findings_redact_the_value() {
-        let src = crate::surface::Source { location: crate::surface::Location::new(".cursor/mcp.json", 3, 5), format: "config".into(), client: None };
-        let mut s = ServerSurface::new(".cursor/mcp.json#gh".into(), "gh".into(), src, crate::surface::Transport::Unknown);
+        let src = crate::surface::Source {
+            location: crate::surface::Location::new(".cursor/mcp.json", 3, 5),
+            format: "config".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new(
+            ".cursor/mcp.json#gh".into(),
+            "gh".into(),
+            src,
+            crate::surface::Transport::Unknown,
+        );
         let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
         s.env.insert("GITHUB_TOKEN".into(), secret.into());
-        s.headers.insert("Authorization".into(), "Bearer ${env:X}".into());
+        s.headers
+            .insert("Authorization".into(), "Bearer ${env:X}".into());
         let mut out = Vec::new();
         check(&s, &mut out);
         assert_eq!(out.len(), 1);

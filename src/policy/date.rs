@@ -27,7 +27,11 @@ fn days_in_month(year: i32, month: u32) -> u32 {
 impl Date {
     /// A date when the fields name a real day.
     pub fn new(year: i32, month: u32, day: u32) -> Option<Date> {
-        ((1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month) && (1..=9999).contains(&year)).then_some(Date { year, month, day })
+        ((1..=12).contains(&month)
+            && day >= 1
+            && day <= days_in_month(year, month)
+            && (1..=9999).contains(&year))
+        .then_some(Date { year, month, day })
     }
 
     /// Strictly `YYYY-MM-DD`.
@@ -36,7 +40,12 @@ impl Date {
         if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
             return None;
         }
-        let num = |r: std::ops::Range<usize>| -> Option<u32> { s.get(r).filter(|p| p.bytes().all(|c| c.is_ascii_digit()))?.parse().ok() };
+        let num = |r: std::ops::Range<usize>| -> Option<u32> {
+            s.get(r)
+                .filter(|p| p.bytes().all(|c| c.is_ascii_digit()))?
+                .parse()
+                .ok()
+        };
         Date::new(num(0..4)? as i32, num(5..7)?, num(8..10)?)
     }
 
@@ -71,7 +80,10 @@ impl Date {
 
     /// Today in UTC, from the system clock.
     pub fn today_utc() -> Date {
-        let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0);
         Date::from_days(secs.div_euclid(86_400))
     }
 }
@@ -105,11 +117,18 @@ impl<'de> Deserialize<'de> for Date {
             Toml(toml_edit::Datetime),
             Text(String),
         }
-        let bad = |what: &dyn fmt::Display| de::Error::custom(format!("expected a date YYYY-MM-DD, found `{what}`"));
+        let bad = |what: &dyn fmt::Display| {
+            de::Error::custom(format!("expected a date YYYY-MM-DD, found `{what}`"))
+        };
         match Raw::deserialize(d).map_err(|_| de::Error::custom("expected a date YYYY-MM-DD"))? {
             Raw::Text(s) => Date::parse(&s).ok_or_else(|| bad(&s)),
             Raw::Toml(dt) => match (dt.date, dt.time, dt.offset) {
-                (Some(date), None, None) => Date::new(i32::from(date.year), u32::from(date.month), u32::from(date.day)).ok_or_else(|| bad(&dt)),
+                (Some(date), None, None) => Date::new(
+                    i32::from(date.year),
+                    u32::from(date.month),
+                    u32::from(date.day),
+                )
+                .ok_or_else(|| bad(&dt)),
                 _ => Err(bad(&dt)),
             },
         }
@@ -127,13 +146,28 @@ mod tests {
         for d in [-800_000i64, -1, 0, 59, 60, 11_016, 20_000, 2_900_000] {
             assert_eq!(Date::from_days(d).days(), d);
         }
-        assert_eq!(Date::parse("2026-11-29").unwrap().add_days(90).to_string(), "2027-02-27");
-        assert_eq!(Date::parse("2024-02-28").unwrap().add_days(1).to_string(), "2024-02-29");
+        assert_eq!(
+            Date::parse("2026-11-29").unwrap().add_days(90).to_string(),
+            "2027-02-27"
+        );
+        assert_eq!(
+            Date::parse("2024-02-28").unwrap().add_days(1).to_string(),
+            "2024-02-29"
+        );
     }
 
     #[test]
     fn parse_is_strict() {
-        for bad in ["2026-02-30", "2026-13-01", "26-01-01", "2026-1-01", "2026-01-01T00:00:00", "", "abcd-ef-gh", "2026-00-10"] {
+        for bad in [
+            "2026-02-30",
+            "2026-13-01",
+            "26-01-01",
+            "2026-1-01",
+            "2026-01-01T00:00:00",
+            "",
+            "abcd-ef-gh",
+            "2026-00-10",
+        ] {
             assert!(Date::parse(bad).is_none(), "{bad}");
         }
         assert!(Date::parse("2028-02-29").is_some());

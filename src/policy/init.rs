@@ -34,13 +34,26 @@ pub fn lockfile_tools(lock: &Value) -> BTreeMap<String, BTreeSet<String>> {
     let servers = lock.get("servers").or_else(|| lock.get("entries"));
     let entries: Vec<(String, &Value)> = match servers {
         Some(Value::Object(m)) => m.iter().map(|(k, v)| (k.clone(), v)).collect(),
-        Some(Value::Array(a)) => a.iter().filter_map(|v| Some((v.get("id")?.as_str()?.to_string(), v))).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|v| Some((v.get("id")?.as_str()?.to_string(), v)))
+            .collect(),
         _ => Vec::new(),
     };
     for (id, e) in entries {
-        let tools = e.get("tools").or_else(|| e.pointer("/snapshot/tools")).or_else(|| e.pointer("/surface/tools"));
+        let tools = e
+            .get("tools")
+            .or_else(|| e.pointer("/snapshot/tools"))
+            .or_else(|| e.pointer("/surface/tools"));
         let names: Vec<String> = match tools {
-            Some(Value::Array(a)) => a.iter().filter_map(|t| t.as_str().or_else(|| t.get("name").and_then(Value::as_str)).map(str::to_string)).collect(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(|t| {
+                    t.as_str()
+                        .or_else(|| t.get("name").and_then(Value::as_str))
+                        .map(str::to_string)
+                })
+                .collect(),
             Some(Value::Object(m)) => m.keys().cloned().collect(),
             _ => Vec::new(),
         };
@@ -54,15 +67,36 @@ pub fn render(result: &ScanResult, lock: Option<&Value>, now: Date) -> String {
     let locked = lock.map(lockfile_tools).unwrap_or_default();
     let expires = now.add_days(REVIEW_DAYS);
     let mut out = String::new();
-    let _ = writeln!(out, "# MCP Trust Checker policy: the allowlist as a versioned capability contract.");
-    let _ = writeln!(out, "# Drafted by `mcptrustchecker policy init` on {now} from the current configs.");
-    let _ = writeln!(out, "# Before committing: set every owner, narrow tools_allow / env_allow / network_allow");
-    let _ = writeln!(out, "# to what each server needs, and review the pins. See README, section \"Policy\".");
+    let _ = writeln!(
+        out,
+        "# MCP Trust Checker policy: the allowlist as a versioned capability contract."
+    );
+    let _ = writeln!(
+        out,
+        "# Drafted by `mcptrustchecker policy init` on {now} from the current configs."
+    );
+    let _ = writeln!(
+        out,
+        "# Before committing: set every owner, narrow tools_allow / env_allow / network_allow"
+    );
+    let _ = writeln!(
+        out,
+        "# to what each server needs, and review the pins. See README, section \"Policy\"."
+    );
     let _ = writeln!(out, "version = {FORMAT_VERSION}\n");
     let _ = writeln!(out, "[gate]");
-    let _ = writeln!(out, "fail_on = \"F\"           # a server or session graded this or worse fails");
-    let _ = writeln!(out, "drift_fails = true       # unreviewed drift against {} fails", "mcptrustchecker.lock");
-    let _ = writeln!(out, "require_entries = true   # a server without an entry here fails");
+    let _ = writeln!(
+        out,
+        "fail_on = \"F\"           # a server or session graded this or worse fails"
+    );
+    let _ = writeln!(
+        out,
+        "drift_fails = true       # unreviewed drift against mcptrustchecker.lock fails"
+    );
+    let _ = writeln!(
+        out,
+        "require_entries = true   # a server without an entry here fails"
+    );
     for s in result.servers.iter().filter(|s| !s.surface.disabled) {
         let sf = &s.surface;
         let _ = writeln!(out, "\n[servers.{}]", q(&sf.id));
@@ -92,13 +126,18 @@ pub fn render(result: &ScanResult, lock: Option<&Value>, now: Date) -> String {
         let hosts: BTreeSet<String> = super::endpoints(&sf.transport)
             .into_iter()
             .filter(|(_, u)| matches!(u.scheme(), "https" | "wss") || super::is_loopback(u))
-            .filter_map(|(_, u)| Some(match u.port() {
-                Some(p) => format!("{}:{p}", u.host_str()?),
-                None => u.host_str()?.to_string(),
-            }))
+            .filter_map(|(_, u)| {
+                Some(match u.port() {
+                    Some(p) => format!("{}:{p}", u.host_str()?),
+                    None => u.host_str()?.to_string(),
+                })
+            })
             .collect();
         let _ = writeln!(out, "network_allow = {}", list(&hosts));
     }
-    let _ = writeln!(out, "\n# Time-limited exceptions, e.g.:\n# [[suppressions]]\n# rule = \"MTC-META-001\"\n# server = \"<server id>\"\n# reason = \"why this is acceptable for now\"\n# owner = \"team\"\n# expires = {expires}");
+    let _ = writeln!(
+        out,
+        "\n# Time-limited exceptions, e.g.:\n# [[suppressions]]\n# rule = \"MTC-META-001\"\n# server = \"<server id>\"\n# reason = \"why this is acceptable for now\"\n# owner = \"team\"\n# expires = {expires}"
+    );
     out
 }

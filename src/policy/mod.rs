@@ -14,8 +14,8 @@ pub mod init;
 pub use date::Date;
 
 use crate::detect::{ScanResult, ServerResult};
-use crate::finding::{sort_dedup, Finding, Severity, Suppression};
-use crate::parse::{self, ptr_seg, InputError};
+use crate::finding::{Finding, Severity, Suppression, sort_dedup};
+use crate::parse::{self, InputError, ptr_seg};
 use crate::report::Verdict;
 use crate::score::{self, Grade};
 use crate::surface::{Location, Transport};
@@ -74,7 +74,11 @@ pub struct GateSettings {
 
 impl Default for GateSettings {
     fn default() -> Self {
-        GateSettings { fail_on: None, drift_fails: true, require_entries: true }
+        GateSettings {
+            fail_on: None,
+            drift_fails: true,
+            require_entries: true,
+        }
     }
 }
 
@@ -130,7 +134,9 @@ impl TransportPin {
         match self {
             TransportPin::Stdio => matches!(t, Transport::Stdio { .. }),
             TransportPin::Remote => matches!(t, Transport::Remote { .. }),
-            TransportPin::StreamableHttp | TransportPin::Http => matches!(t.kind_str(), "streamable-http" | "remote"),
+            TransportPin::StreamableHttp | TransportPin::Http => {
+                matches!(t.kind_str(), "streamable-http" | "remote")
+            }
             TransportPin::Sse => t.kind_str() == "sse",
             TransportPin::Websocket => t.kind_str() == "websocket",
         }
@@ -164,12 +170,18 @@ pub struct SuppressionEntry {
 
 fn de_grade<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Grade>, D::Error> {
     let s = String::deserialize(d)?;
-    Grade::parse(&s).map(Some).ok_or_else(|| de::Error::custom(format!("`{s}` is not a grade (A, B, C, D or F)")))
+    Grade::parse(&s)
+        .map(Some)
+        .ok_or_else(|| de::Error::custom(format!("`{s}` is not a grade (A, B, C, D or F)")))
 }
 
 fn de_rule<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
-    crate::rules::get(&s).map(|r| r.id.clone()).ok_or_else(|| de::Error::custom(format!("unknown rule id `{s}` (see `mcptrustchecker rules`)")))
+    crate::rules::get(&s).map(|r| r.id.clone()).ok_or_else(|| {
+        de::Error::custom(format!(
+            "unknown rule id `{s}` (see `mcptrustchecker rules`)"
+        ))
+    })
 }
 
 impl Policy {
@@ -177,8 +189,16 @@ impl Policy {
     pub fn parse(text: &str, display: &str) -> Result<Policy, InputError> {
         let doc = parse::toml(text, display)?;
         let mut p: Policy = toml_edit::de::from_str(text).map_err(|e| {
-            let (l, c) = e.span().map(|s| crate::text::line_col(text, s.start)).unwrap_or((1, 1));
-            InputError::at(display, l, c, format!("invalid policy: {}", e.message().trim()))
+            let (l, c) = e
+                .span()
+                .map(|s| crate::text::line_col(text, s.start))
+                .unwrap_or((1, 1));
+            InputError::at(
+                display,
+                l,
+                c,
+                format!("invalid policy: {}", e.message().trim()),
+            )
         })?;
         p.path = display.to_string();
         p.positions = doc.positions;
@@ -187,16 +207,28 @@ impl Policy {
             InputError::at(display, l, c, format!("invalid policy: {msg}"))
         };
         if p.version != FORMAT_VERSION {
-            return Err(at("/version", format!("version {} is not supported (this build reads version {FORMAT_VERSION})", p.version)));
+            return Err(at(
+                "/version",
+                format!(
+                    "version {} is not supported (this build reads version {FORMAT_VERSION})",
+                    p.version
+                ),
+            ));
         }
         for (id, e) in &p.servers {
             if e.owner.trim().is_empty() {
-                return Err(at(&format!("/servers/{}/owner", ptr_seg(id)), format!("server `{id}` needs an owner")));
+                return Err(at(
+                    &format!("/servers/{}/owner", ptr_seg(id)),
+                    format!("server `{id}` needs an owner"),
+                ));
             }
         }
         for (i, s) in p.suppressions.iter().enumerate() {
             if s.owner.trim().is_empty() || s.reason.trim().is_empty() {
-                return Err(at(&format!("/suppressions/{i}"), "a suppression needs an owner and a reason".into()));
+                return Err(at(
+                    &format!("/suppressions/{i}"),
+                    "a suppression needs an owner and a reason".into(),
+                ));
             }
         }
         Ok(p)
@@ -276,15 +308,27 @@ pub struct PolicyOutcome {
 /// never an average). MTC-POL-004 (a literal secret) runs without a policy too and,
 /// like every detection rule, gates through the grade.
 fn is_violation(f: &Finding) -> bool {
-    f.rule_id.starts_with("MTC-POL-") && f.rule_id != "MTC-POL-004" && f.severity >= Severity::Medium
+    f.rule_id.starts_with("MTC-POL-")
+        && f.rule_id != "MTC-POL-004"
+        && f.severity >= Severity::Medium
 }
 
 /// Every URL a server is reached at: a remote URL, or URLs in a stdio server's arguments.
 fn endpoints(t: &Transport) -> Vec<(String, url::Url)> {
-    let parse = |s: &str| url::Url::parse(s).ok().filter(|u| matches!(u.scheme(), "http" | "https" | "ws" | "wss") && u.host_str().is_some());
+    let parse = |s: &str| {
+        url::Url::parse(s).ok().filter(|u| {
+            matches!(u.scheme(), "http" | "https" | "ws" | "wss") && u.host_str().is_some()
+        })
+    };
     match t {
-        Transport::Remote { url, .. } => parse(url).map(|u| vec![("url".to_string(), u)]).unwrap_or_default(),
-        Transport::Stdio { args, .. } => args.iter().enumerate().filter_map(|(i, a)| parse(a).map(|u| (format!("args[{i}]"), u))).collect(),
+        Transport::Remote { url, .. } => parse(url)
+            .map(|u| vec![("url".to_string(), u)])
+            .unwrap_or_default(),
+        Transport::Stdio { args, .. } => args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| parse(a).map(|u| (format!("args[{i}]"), u)))
+            .collect(),
         Transport::Unknown => Vec::new(),
     }
 }
@@ -314,7 +358,11 @@ fn allows(entry: &str, u: &url::Url, explicit_scheme: bool) -> bool {
     }
     let hostport = rest.split('/').next().unwrap_or("");
     let (host, port) = match hostport.rsplit_once(':') {
-        Some((h, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':') => (h, p.parse::<u16>().ok()),
+        Some((h, p))
+            if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && !h.ends_with(':') =>
+        {
+            (h, p.parse::<u16>().ok())
+        }
         _ => (hostport, None),
     };
     let actual = u.host_str().unwrap_or("").to_ascii_lowercase();
@@ -333,9 +381,16 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
     let Some(e) = p.servers.get(id) else {
         if p.gate.require_entries {
             out.push(
-                Finding::new("MTC-POL-001", format!("server `{}` is enabled but has no entry in the policy {}", s.name, p.path), here)
-                    .server(id)
-                    .evidence(format!("no [servers.\"{id}\"] table in {}", p.path)),
+                Finding::new(
+                    "MTC-POL-001",
+                    format!(
+                        "server `{}` is enabled but has no entry in the policy {}",
+                        s.name, p.path
+                    ),
+                    here,
+                )
+                .server(id)
+                .evidence(format!("no [servers.\"{id}\"] table in {}", p.path)),
             );
         }
         return;
@@ -346,7 +401,12 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
         if e.tools_allow.contains(&t.name) {
             continue;
         }
-        let roles = sr.roles.get(&t.name).map(|r| r.iter().map(|x| x.as_str()).collect::<Vec<_>>().join(", ")).filter(|r| !r.is_empty()).unwrap_or_else(|| "none detected".into());
+        let roles = sr
+            .roles
+            .get(&t.name)
+            .map(|r| r.iter().map(|x| x.as_str()).collect::<Vec<_>>().join(", "))
+            .filter(|r| !r.is_empty())
+            .unwrap_or_else(|| "none detected".into());
         out.push(
             Finding::new("MTC-POL-002", format!("server `{}` exposes tool `{}` (roles: {roles}), which its policy entry does not list in tools_allow", s.name, t.name), s.location_for(Some(&t.name)))
                 .server(id)
@@ -377,12 +437,23 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
                     .evidence(format!("{u}; network_allow: [{}]", e.network_allow.join(", "))),
             );
         }
-        if matches!(u.scheme(), "http" | "ws") && !is_loopback(&u) && !e.network_allow.iter().any(|a| allows(a, &u, true)) {
+        if matches!(u.scheme(), "http" | "ws")
+            && !is_loopback(&u)
+            && !e.network_allow.iter().any(|a| allows(a, &u, true))
+        {
             out.push(
-                Finding::new("MTC-POL-006", format!("server `{}` is reached over plain {} at `{host}`", s.name, u.scheme()), here.clone())
-                    .server(id)
-                    .field(field)
-                    .evidence(u.to_string()),
+                Finding::new(
+                    "MTC-POL-006",
+                    format!(
+                        "server `{}` is reached over plain {} at `{host}`",
+                        s.name,
+                        u.scheme()
+                    ),
+                    here.clone(),
+                )
+                .server(id)
+                .field(field)
+                .evidence(u.as_str()),
             );
         }
     }
@@ -391,15 +462,31 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
 
     if now > e.review_expires {
         out.push(
-            Finding::new("MTC-POL-009", format!("the policy review of server `{}` expired on {} (owner {})", s.name, e.review_expires, e.owner), p.loc(&format!("{entry_ptr}/review_expires")))
-                .server(id)
-                .evidence(format!("review_expires = {}, today is {now}", e.review_expires)),
+            Finding::new(
+                "MTC-POL-009",
+                format!(
+                    "the policy review of server `{}` expired on {} (owner {})",
+                    s.name, e.review_expires, e.owner
+                ),
+                p.loc(&format!("{entry_ptr}/review_expires")),
+            )
+            .server(id)
+            .evidence(format!(
+                "review_expires = {}, today is {now}",
+                e.review_expires
+            )),
         );
     }
 }
 
 /// MTC-POL-007/008: the launch must match the entry's pin, and the pin must be immutable.
-fn check_pin(p: &Policy, e: &ServerEntry, sr: &ServerResult, entry_ptr: &str, out: &mut Vec<Finding>) {
+fn check_pin(
+    p: &Policy,
+    e: &ServerEntry,
+    sr: &ServerResult,
+    entry_ptr: &str,
+    out: &mut Vec<Finding>,
+) {
     let s = &sr.surface;
     let here = s.source.location.clone();
     let mut differs = |what: &str, actual: String, pinned: String| {
@@ -410,7 +497,11 @@ fn check_pin(p: &Policy, e: &ServerEntry, sr: &ServerResult, entry_ptr: &str, ou
         );
     };
     if let Some(t) = e.transport.filter(|t| !t.matches(&s.transport)) {
-        differs("transport", s.transport.kind_str().to_string(), t.as_str().to_string());
+        differs(
+            "transport",
+            s.transport.kind_str().to_string(),
+            t.as_str().to_string(),
+        );
     }
     let mut pinned = false;
     match &s.transport {
@@ -429,7 +520,11 @@ fn check_pin(p: &Policy, e: &ServerEntry, sr: &ServerResult, entry_ptr: &str, ou
             }
             if let Some(pk) = &e.package {
                 pinned = true;
-                let actual = s.package.as_ref().map(|p| p.spec.clone()).unwrap_or_else(|| "(no package)".into());
+                let actual = s
+                    .package
+                    .as_ref()
+                    .map(|p| p.spec.clone())
+                    .unwrap_or_else(|| "(no package)".into());
                 if actual != *pk {
                     differs("package", actual, pk.clone());
                 }
@@ -447,16 +542,30 @@ fn check_pin(p: &Policy, e: &ServerEntry, sr: &ServerResult, entry_ptr: &str, ou
     }
     if let Some(pkg) = s.package.as_ref().filter(|p| !p.pinned) {
         out.push(
-            Finding::new("MTC-POL-008", format!("server `{}` runs package `{}` without an immutable version", s.name, pkg.spec), here.clone())
-                .server(&s.id)
-                .evidence(format!("{} {}", pkg.registry, pkg.spec)),
+            Finding::new(
+                "MTC-POL-008",
+                format!(
+                    "server `{}` runs package `{}` without an immutable version",
+                    s.name, pkg.spec
+                ),
+                here.clone(),
+            )
+            .server(&s.id)
+            .evidence(format!("{} {}", pkg.registry, pkg.spec)),
         );
     }
     if !pinned {
         out.push(
-            Finding::new("MTC-POL-008", format!("the policy entry of server `{}` pins no artifact (no package, command or url)", s.name), p.loc(entry_ptr))
-                .server(&s.id)
-                .evidence(format!("[servers.\"{}\"] approves a name only", s.id)),
+            Finding::new(
+                "MTC-POL-008",
+                format!(
+                    "the policy entry of server `{}` pins no artifact (no package, command or url)",
+                    s.name
+                ),
+                p.loc(entry_ptr),
+            )
+            .server(&s.id)
+            .evidence(format!("[servers.\"{}\"] approves a name only", s.id)),
         );
     }
 }
@@ -466,12 +575,22 @@ fn covers(sup: &SuppressionEntry, f: &Finding, scope: &str) -> bool {
     f.rule_id != "MTC-POL-010"
         && sup.rule.eq_ignore_ascii_case(&f.rule_id)
         && f.server.as_deref().unwrap_or(scope) == sup.server
-        && sup.tool.as_ref().is_none_or(|t| f.tool.as_deref() == Some(t.as_str()))
+        && sup
+            .tool
+            .as_ref()
+            .is_none_or(|t| f.tool.as_deref() == Some(t.as_str()))
 }
 
 fn suppress(findings: &mut [Finding], scope: &str, active: &[&SuppressionEntry]) {
     for f in findings {
-        f.suppressed = active.iter().find(|s| covers(s, f, scope)).map(|s| Suppression { reason: s.reason.clone(), owner: s.owner.clone(), expires: s.expires.to_string() });
+        f.suppressed = active
+            .iter()
+            .find(|s| covers(s, f, scope))
+            .map(|s| Suppression {
+                reason: s.reason.clone(),
+                owner: s.owner.clone(),
+                expires: s.expires.to_string(),
+            });
     }
 }
 
@@ -487,8 +606,17 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
         sr.findings.extend(add);
     }
 
-    for (i, sup) in p.suppressions.iter().enumerate().filter(|(_, s)| now > s.expires) {
-        let tool = sup.tool.as_ref().map(|t| format!(" tool `{t}`")).unwrap_or_default();
+    for (i, sup) in p
+        .suppressions
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| now > s.expires)
+    {
+        let tool = sup
+            .tool
+            .as_ref()
+            .map(|t| format!(" tool `{t}`"))
+            .unwrap_or_default();
         let f = Finding::new(
             "MTC-POL-010",
             format!("the suppression of {} on `{}`{tool} expired on {} (owner {}): the finding counts again", sup.rule, sup.server, sup.expires, sup.owner),
@@ -497,19 +625,29 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
         .server(&sup.server)
         .tool(sup.tool.as_deref())
         .evidence(format!("expires = {}, reason: {}", sup.expires, sup.reason));
-        match result.servers.iter_mut().find(|s| s.surface.id == sup.server) {
+        match result
+            .servers
+            .iter_mut()
+            .find(|s| s.surface.id == sup.server)
+        {
             Some(sr) => sr.findings.push(f),
             None => own.push(f),
         }
     }
 
     for id in p.servers.keys() {
-        if result.servers.iter().any(|s| s.surface.id == *id && !s.surface.disabled) {
+        if result
+            .servers
+            .iter()
+            .any(|s| s.surface.id == *id && !s.surface.disabled)
+        {
             continue;
         }
         let file = id.split('#').next().unwrap_or(id);
         // Only judge entries whose config was part of this scan, or whose config is gone.
-        let scanned = result.files.iter().any(|(f, _)| f == file) || result.skipped.iter().any(|(f, _)| f == file) || result.servers.iter().any(|s| s.surface.id == *id);
+        let scanned = result.files.iter().any(|(f, _)| f == file)
+            || result.skipped.iter().any(|(f, _)| f == file)
+            || result.servers.iter().any(|s| s.surface.id == *id);
         if scanned || !root.join(file).exists() {
             own.push(
                 Finding::new("MTC-POL-011", format!("the policy approves server `{id}`, which no scanned config enables any more"), p.loc(&format!("/servers/{}", ptr_seg(id))))
@@ -519,7 +657,8 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
         }
     }
 
-    let active: Vec<&SuppressionEntry> = p.suppressions.iter().filter(|s| now <= s.expires).collect();
+    let active: Vec<&SuppressionEntry> =
+        p.suppressions.iter().filter(|s| now <= s.expires).collect();
     for sr in &mut result.servers {
         let scope = sr.surface.id.clone();
         suppress(&mut sr.findings, &scope, &active);
@@ -535,22 +674,41 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
     for sess in &mut result.sessions {
         let scope = sess.id.clone();
         suppress(&mut sess.findings, &scope, &active);
-        let members = servers.iter().filter(|s| sess.servers.contains(&s.surface.id));
-        sess.score = score::score(members.flat_map(|m| m.findings.iter()).chain(sess.findings.iter()));
+        let members = servers
+            .iter()
+            .filter(|s| sess.servers.contains(&s.surface.id));
+        sess.score = score::score(
+            members
+                .flat_map(|m| m.findings.iter())
+                .chain(sess.findings.iter()),
+        );
     }
     for sr in result.servers.iter_mut() {
         sr.policy = (!sr.surface.disabled).then(|| server_verdict(sr, p, fail_on));
     }
-    result.policy = Some(PolicyOutcome { path: p.path.clone(), fail_on, drift_fails: p.gate.drift_fails, require_entries: p.gate.require_entries, findings: own });
+    result.policy = Some(PolicyOutcome {
+        path: p.path.clone(),
+        fail_on,
+        drift_fails: p.gate.drift_fails,
+        require_entries: p.gate.require_entries,
+        findings: own,
+    });
 }
 
 /// Why a server fails with the findings as they count.
-fn fail_reasons<'a>(findings: impl Iterator<Item = &'a Finding> + Clone, grade: Grade, fail_on: Grade) -> Vec<String> {
+fn fail_reasons<'a>(
+    findings: impl Iterator<Item = &'a Finding> + Clone,
+    grade: Grade,
+    fail_on: Grade,
+) -> Vec<String> {
     let mut reasons = Vec::new();
     if grade >= fail_on {
         reasons.push(format!("graded {grade} (the gate fails at {fail_on})"));
     }
-    let rules: BTreeSet<&str> = findings.filter(|f| is_violation(f)).map(|f| f.rule_id.as_str()).collect();
+    let rules: BTreeSet<&str> = findings
+        .filter(|f| is_violation(f))
+        .map(|f| f.rule_id.as_str())
+        .collect();
     for r in rules {
         let title = crate::rules::get(r).map(|x| x.title.as_str()).unwrap_or("");
         reasons.push(format!("{r} {title}"));
@@ -562,32 +720,59 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: Grade) -> PolicyVerdic
     let entry = p.servers.get(&sr.surface.id);
     let mut v = PolicyVerdict {
         decision: Decision::Pass,
-        reasons: fail_reasons(sr.findings.iter().filter(|f| f.suppressed.is_none()), sr.score.grade, fail_on),
+        reasons: fail_reasons(
+            sr.findings.iter().filter(|f| f.suppressed.is_none()),
+            sr.score.grade,
+            fail_on,
+        ),
         owner: entry.map(|e| e.owner.clone()),
         review_expires: entry.map(|e| e.review_expires.to_string()),
         exception: None,
     };
     if p.gate.drift_fails && sr.drift.is_some() {
-        v.reasons.push("unreviewed drift against the lockfile".into());
+        v.reasons
+            .push("unreviewed drift against the lockfile".into());
     }
     if !v.reasons.is_empty() {
         v.decision = Decision::Fail;
         return v;
     }
-    let suppressed: Vec<&Finding> = sr.findings.iter().filter(|f| f.suppressed.is_some()).collect();
+    let suppressed: Vec<&Finding> = sr
+        .findings
+        .iter()
+        .filter(|f| f.suppressed.is_some())
+        .collect();
     if suppressed.is_empty() {
         return v;
     }
-    let unsuppressed: Vec<Finding> = sr.findings.iter().cloned().map(|mut f| {
-        f.suppressed = None;
-        f
-    }).collect();
-    let would_fail = fail_reasons(unsuppressed.iter(), score::score(&unsuppressed).grade, fail_on);
+    let unsuppressed: Vec<Finding> = sr
+        .findings
+        .iter()
+        .cloned()
+        .map(|mut f| {
+            f.suppressed = None;
+            f
+        })
+        .collect();
+    let would_fail = fail_reasons(
+        unsuppressed.iter(),
+        score::score(&unsuppressed).grade,
+        fail_on,
+    );
     if would_fail.is_empty() {
         return v;
     }
-    let owners: BTreeSet<&str> = suppressed.iter().filter_map(|f| f.suppressed.as_ref()).map(|s| s.owner.as_str()).collect();
-    let expires = suppressed.iter().filter_map(|f| f.suppressed.as_ref()).map(|s| s.expires.as_str()).min().unwrap_or_default();
+    let owners: BTreeSet<&str> = suppressed
+        .iter()
+        .filter_map(|f| f.suppressed.as_ref())
+        .map(|s| s.owner.as_str())
+        .collect();
+    let expires = suppressed
+        .iter()
+        .filter_map(|f| f.suppressed.as_ref())
+        .map(|s| s.expires.as_str())
+        .min()
+        .unwrap_or_default();
     let rules: BTreeSet<&str> = suppressed.iter().map(|f| f.rule_id.as_str()).collect();
     v.decision = Decision::Exception;
     v.reasons = would_fail;
@@ -603,17 +788,31 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: Grade) -> PolicyVerdic
 /// `fail_on`, plus every server whose policy verdict is fail, plus violations in
 /// the policy file itself. Without a policy, the plain grade gate.
 pub fn verdict(result: &ScanResult, cli_fail_on: Grade) -> Verdict {
-    let Some(o) = &result.policy else { return crate::report::verdict(result, cli_fail_on) };
+    let Some(o) = &result.policy else {
+        return crate::report::verdict(result, cli_fail_on);
+    };
     let mut v = crate::report::verdict(result, o.fail_on);
     for s in &result.servers {
         if let Some(pv) = s.policy.as_ref().filter(|pv| pv.decision == Decision::Fail) {
             for r in pv.reasons.iter().filter(|r| !r.starts_with("graded ")) {
-                v.reasons.push(format!("server {}: {}", crate::text::visible(&s.surface.id), crate::text::visible(r)));
+                v.reasons.push(format!(
+                    "server {}: {}",
+                    crate::text::visible(&s.surface.id),
+                    crate::text::visible(r)
+                ));
             }
         }
     }
-    for f in o.findings.iter().filter(|f| f.suppressed.is_none() && is_violation(f)) {
-        v.reasons.push(format!("{}: {}", f.rule_id, crate::text::visible(&f.message)));
+    for f in o
+        .findings
+        .iter()
+        .filter(|f| f.suppressed.is_none() && is_violation(f))
+    {
+        v.reasons.push(format!(
+            "{}: {}",
+            f.rule_id,
+            crate::text::visible(&f.message)
+        ));
     }
     v.failed = !v.reasons.is_empty();
     v
@@ -622,7 +821,14 @@ pub fn verdict(result: &ScanResult, cli_fail_on: Grade) -> Verdict {
 /// Load the policy for a scan (`explicit`, else `<root>/mcptrustchecker.toml` when
 /// present), apply it, and return the gate verdict. An explicit file that is
 /// missing, or any malformed policy, is an error.
-pub fn enforce(result: &mut ScanResult, root: &Path, explicit: Option<&Path>, now: Option<Date>, cli_fail_on: Grade, max_bytes: u64) -> Result<Verdict, InputError> {
+pub fn enforce(
+    result: &mut ScanResult,
+    root: &Path,
+    explicit: Option<&Path>,
+    now: Option<Date>,
+    cli_fail_on: Grade,
+    max_bytes: u64,
+) -> Result<Verdict, InputError> {
     let path = match explicit {
         Some(p) => Some(p.to_path_buf()),
         None => Some(root.join(DEFAULT_FILE)).filter(|p| p.is_file()),
@@ -630,7 +836,13 @@ pub fn enforce(result: &mut ScanResult, root: &Path, explicit: Option<&Path>, no
     if let Some(path) = path {
         let display = crate::acquire::display_path(&path, root);
         let policy = Policy::load(&path, &display, max_bytes)?;
-        apply(result, &policy, now.unwrap_or_else(Date::today_utc), cli_fail_on, root);
+        apply(
+            result,
+            &policy,
+            now.unwrap_or_else(Date::today_utc),
+            cli_fail_on,
+            root,
+        );
     }
     Ok(verdict(result, cli_fail_on))
 }
@@ -641,7 +853,11 @@ pub fn markdown_cell(v: Option<&PolicyVerdict>) -> String {
     match v {
         None => "—".into(),
         Some(v) => match (&v.decision, &v.exception) {
-            (Decision::Exception, Some(x)) => format!("exception ({}, until {})", markdown_escape(&x.owner), markdown_escape(&x.expires)),
+            (Decision::Exception, Some(x)) => format!(
+                "exception ({}, until {})",
+                markdown_escape(&x.owner),
+                markdown_escape(&x.expires)
+            ),
             (Decision::Fail, _) => "**fail**".into(),
             (d, _) => d.as_str().into(),
         },
@@ -657,7 +873,8 @@ fn markdown_escape(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '@' => out.push_str("&#64;"),
-            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '!' | '~' | '{' | '}' | ':' => {
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '#' | '!' | '~' | '{' | '}'
+            | ':' => {
                 out.push('\\');
                 out.push(c);
             }

@@ -31,11 +31,21 @@ fn scan_at(dir: &Path, extra: &[&str]) -> (serde_json::Value, i32) {
 }
 
 fn rules(v: &serde_json::Value) -> Vec<String> {
-    v["findings"].as_array().unwrap().iter().map(|f| f["rule_id"].as_str().unwrap().to_string()).collect()
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule_id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn finding<'a>(v: &'a serde_json::Value, rule: &str) -> &'a serde_json::Value {
-    v["findings"].as_array().unwrap().iter().find(|f| f["rule_id"] == rule).unwrap_or_else(|| panic!("no {rule} in {}", v["findings"]))
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == rule)
+        .unwrap_or_else(|| panic!("no {rule} in {}", v["findings"]))
 }
 
 const CONFIG: &str = r#"{
@@ -101,22 +111,38 @@ fn every_policy_rule_fires_end_to_end_and_secrets_stay_redacted() {
         assert!(rs.contains(&id.to_string()), "{id} missing: {rs:?}");
     }
     assert_eq!(finding(github, "MTC-POL-003")["field"], "env.DEBUG");
-    assert_eq!(finding(github, "MTC-POL-004")["location"]["path"], ".cursor/mcp.json");
+    assert_eq!(
+        finding(github, "MTC-POL-004")["location"]["path"],
+        ".cursor/mcp.json"
+    );
     assert_eq!(finding(github, "MTC-POL-004")["location"]["line"], 3);
     assert_eq!(github["policy"]["decision"], "fail");
 
     let remote = server(&r, "#remote");
     for id in ["MTC-POL-005", "MTC-POL-006", "MTC-POL-009"] {
-        assert!(rules(remote).contains(&id.to_string()), "{id}: {:?}", rules(remote));
+        assert!(
+            rules(remote).contains(&id.to_string()),
+            "{id}: {:?}",
+            rules(remote)
+        );
     }
     let expired = finding(remote, "MTC-POL-009");
-    assert_eq!((expired["location"]["path"].as_str(), expired["location"]["line"].as_u64()), (Some("mcptrustchecker.toml"), Some(11)));
+    assert_eq!(
+        (
+            expired["location"]["path"].as_str(),
+            expired["location"]["line"].as_u64()
+        ),
+        (Some("mcptrustchecker.toml"), Some(11))
+    );
 
     let memory = server(&r, "#memory");
     assert!(rules(memory).contains(&"MTC-POL-008".to_string()));
     let lapsed = finding(memory, "MTC-POL-010");
     assert_eq!(lapsed["location"]["line"], 30);
-    assert!(finding(memory, "MTC-META-001")["suppressed"].is_null(), "expired suppression no longer applies");
+    assert!(
+        finding(memory, "MTC-META-001")["suppressed"].is_null(),
+        "expired suppression no longer applies"
+    );
 
     assert!(rules(server(&r, "#unlisted")).contains(&"MTC-POL-001".to_string()));
 
@@ -134,10 +160,16 @@ fn every_policy_rule_fires_end_to_end_and_secrets_stay_redacted() {
     let json = serde_json::to_string(&r).unwrap();
     assert!(!json.contains(SECRET));
     assert!(json.contains("REDACTED 40 chars"));
-    let out = mtc().args(["scan", dir.path().to_str().unwrap(), "--now", "2026-12-01"]).output().unwrap();
+    let out = mtc()
+        .args(["scan", dir.path().to_str().unwrap(), "--now", "2026-12-01"])
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains(SECRET));
-    assert!(text.contains("policy: FAIL") && text.contains("MTC-POL-011"), "{text}");
+    assert!(
+        text.contains("policy: FAIL") && text.contains("MTC-POL-011"),
+        "{text}"
+    );
 }
 
 const CLEAN: &str = r#"{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@2025.8.21", "/srv"] } } }"#;
@@ -175,13 +207,20 @@ fn an_expired_suppression_counts_again() {
     assert_eq!(notes["policy"]["exception"]["expires"], "2026-12-31");
 
     // The day after, through the environment variable this time.
-    let out = mtc().args(["scan", dir.path().to_str().unwrap(), "--format", "json"]).env("MTC_NOW", "2027-01-01").output().unwrap();
+    let out = mtc()
+        .args(["scan", dir.path().to_str().unwrap(), "--format", "json"])
+        .env("MTC_NOW", "2027-01-01")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let notes = server(&r, "servers/notes/tools.json");
     assert!(finding(notes, "MTC-POL-002")["suppressed"].is_null());
     assert!(notes["score"]["value"].as_i64().unwrap() < 100);
-    assert_eq!(finding(notes, "MTC-POL-010")["location"]["path"], "mcptrustchecker.toml");
+    assert_eq!(
+        finding(notes, "MTC-POL-010")["location"]["path"],
+        "mcptrustchecker.toml"
+    );
     assert_eq!(notes["policy"]["decision"], "fail");
 }
 
@@ -197,12 +236,21 @@ fn a_policy_can_tighten_the_gate_to_c() {
     assert_eq!(code, 0, "the default gate fails at F only");
     assert_eq!(server(&r, "#gh")["policy"]["decision"], "pass");
 
-    std::fs::write(dir.path().join("mcptrustchecker.toml"), format!("[gate]\nfail_on = \"C\"\n\n{entries}")).unwrap();
+    std::fs::write(
+        dir.path().join("mcptrustchecker.toml"),
+        format!("[gate]\nfail_on = \"C\"\n\n{entries}"),
+    )
+    .unwrap();
     let (r, code) = scan_at(dir.path(), &["--now", "2026-12-01"]);
     assert_eq!(code, 1);
     assert_eq!(r["policy"]["fail_on"], "C");
     assert_eq!(server(&r, "#gh")["policy"]["decision"], "fail");
-    assert!(r["summary"]["gate"]["reasons"][0].as_str().unwrap().contains("graded C"));
+    assert!(
+        r["summary"]["gate"]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("graded C")
+    );
     // The policy's gate overrides --fail-on.
     let (_, code) = scan_at(dir.path(), &["--now", "2026-12-01", "--fail-on", "F"]);
     assert_eq!(code, 1);
@@ -218,12 +266,32 @@ fn policy_init_then_scan_passes_on_the_same_tree() {
 }"#;
     let dir = repo_with(config, None);
     // Without a policy the tree passes; with a required-entries policy it would fail until init.
-    let init = |extra: &[&str]| mtc().args(["policy", "init", dir.path().to_str().unwrap(), "--now", "2026-11-29"]).args(extra).output().unwrap();
+    let init = |extra: &[&str]| {
+        mtc()
+            .args([
+                "policy",
+                "init",
+                dir.path().to_str().unwrap(),
+                "--now",
+                "2026-11-29",
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
     let out = init(&[]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(dir.path().join("mcptrustchecker.toml")).unwrap();
     assert!(text.contains("review_expires = 2027-02-27"), "{text}");
-    assert!(text.contains("[servers.\".cursor/mcp.json#gh\"]") && text.contains("env_allow = [\"GITHUB_TOKEN\"]"));
+    assert!(
+        text.contains("[servers.\".cursor/mcp.json#gh\"]")
+            && text.contains("env_allow = [\"GITHUB_TOKEN\"]")
+    );
     assert!(text.contains("tools_allow = [\"delete_note\", \"search_notes\"]"));
     assert!(text.contains("network_allow = [\"docs.example.com\"]"));
 
@@ -231,7 +299,12 @@ fn policy_init_then_scan_passes_on_the_same_tree() {
     assert_eq!(code, 0, "{}", r["summary"]["gate"]);
     for s in r["servers"].as_array().unwrap() {
         assert_eq!(s["policy"]["decision"], "pass", "{}", s["id"]);
-        assert!(rules(s).iter().all(|id| !id.starts_with("MTC-POL")), "{}: {:?}", s["id"], rules(s));
+        assert!(
+            rules(s).iter().all(|id| !id.starts_with("MTC-POL")),
+            "{}: {:?}",
+            s["id"],
+            rules(s)
+        );
     }
 
     // Never overwrites silently.
@@ -240,7 +313,11 @@ fn policy_init_then_scan_passes_on_the_same_tree() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
     std::fs::write(dir.path().join("mcptrustchecker.toml"), "# edited\n").unwrap();
     assert_eq!(init(&["--force"]).status.code(), Some(0));
-    assert!(std::fs::read_to_string(dir.path().join("mcptrustchecker.toml")).unwrap().contains("[servers."));
+    assert!(
+        std::fs::read_to_string(dir.path().join("mcptrustchecker.toml"))
+            .unwrap()
+            .contains("[servers.")
+    );
 
     // After the expiry the drafted reviews lapse.
     let (r, code) = scan_at(dir.path(), &["--now", "2027-02-28"]);
@@ -250,15 +327,37 @@ fn policy_init_then_scan_passes_on_the_same_tree() {
 
 #[test]
 fn a_bad_policy_is_a_located_error() {
-    let dir = repo_with(CLEAN, Some("[servers.\".cursor/mcp.json#fs\"]\nowner = \"x\"\nreview_expires = 2027-01-01\ntools = [\"a\"]\n"));
-    let out = mtc().args(["scan", dir.path().to_str().unwrap()]).output().unwrap();
+    let dir = repo_with(
+        CLEAN,
+        Some(
+            "[servers.\".cursor/mcp.json#fs\"]\nowner = \"x\"\nreview_expires = 2027-01-01\ntools = [\"a\"]\n",
+        ),
+    );
+    let out = mtc()
+        .args(["scan", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("mcptrustchecker.toml:4:1") && err.contains("unknown field `tools`"), "{err}");
+    assert!(
+        err.contains("mcptrustchecker.toml:4:1") && err.contains("unknown field `tools`"),
+        "{err}"
+    );
 
-    let out = mtc().args(["scan", dir.path().to_str().unwrap(), "--policy", "/nonexistent/policy.toml"]).output().unwrap();
+    let out = mtc()
+        .args([
+            "scan",
+            dir.path().to_str().unwrap(),
+            "--policy",
+            "/nonexistent/policy.toml",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out = mtc().args(["scan", dir.path().to_str().unwrap(), "--now", "2026-13-01"]).output().unwrap();
+    let out = mtc()
+        .args(["scan", dir.path().to_str().unwrap(), "--now", "2026-13-01"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 
     // --policy points anywhere; without one, no policy is applied.
