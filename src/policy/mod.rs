@@ -333,6 +333,33 @@ fn endpoints(t: &Transport) -> Vec<(String, url::Url)> {
     }
 }
 
+/// A URL fit to print: credentials in the userinfo and query values redacted.
+fn safe_url(raw: &str) -> String {
+    let Ok(mut u) = url::Url::parse(raw) else {
+        return raw.to_string();
+    };
+    if let Some(pw) = u.password().map(crate::text::redact) {
+        let _ = u.set_password(Some(&pw));
+    }
+    if u.query().is_some() {
+        let pairs: Vec<(String, String)> = u
+            .query_pairs()
+            .map(|(k, v)| {
+                (
+                    k.into_owned(),
+                    if v.is_empty() {
+                        String::new()
+                    } else {
+                        crate::text::redact(&v)
+                    },
+                )
+            })
+            .collect();
+        u.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    u.to_string()
+}
+
 fn is_loopback(u: &url::Url) -> bool {
     match u.host() {
         Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
@@ -434,7 +461,7 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
                 Finding::new("MTC-POL-005", format!("server `{}` reaches host `{host}`, which its policy entry does not list in network_allow", s.name), here.clone())
                     .server(id)
                     .field(field.clone())
-                    .evidence(format!("{u}; network_allow: [{}]", e.network_allow.join(", "))),
+                    .evidence(format!("{}; network_allow: [{}]", safe_url(u.as_str()), e.network_allow.join(", "))),
             );
         }
         if matches!(u.scheme(), "http" | "ws")
@@ -453,7 +480,7 @@ fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut Vec<Finding>
                 )
                 .server(id)
                 .field(field)
-                .evidence(u.as_str()),
+                .evidence(safe_url(u.as_str())),
             );
         }
     }
@@ -534,7 +561,7 @@ fn check_pin(
             if let Some(u) = &e.url {
                 pinned = true;
                 if u != url {
-                    differs("URL", url.clone(), u.clone());
+                    differs("URL", safe_url(url), safe_url(u));
                 }
             }
         }

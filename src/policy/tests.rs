@@ -468,3 +468,16 @@ fn markdown_cell_escapes_policy_text() {
     }
     assert_eq!(markdown_cell(None), "—");
 }
+
+#[test]
+fn urls_are_printed_without_credentials() {
+    let shown = safe_url(
+        "https://bob:hunter2hunter2@mcp.example.com/mcp?api_key=sk_live_abcdefghijklmnop&x=",
+    );
+    assert!(
+        !shown.contains("hunter2hunter2") && !shown.contains("sk_live_abcdefghijklmnop"),
+        "{shown}"
+    );
+    assert!(shown.contains("mcp.example.com/mcp"), "{shown}");
+    assert_eq!(safe_url("not a url"), "not a url");
+}
