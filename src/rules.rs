@@ -40,6 +40,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
     ("integrity", include_str!("data/rules/integrity.toml")),
+    ("policy", include_str!("data/rules/policy.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

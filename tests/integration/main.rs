@@ -7,3 +7,4 @@ mod formats;
 mod foundation;
 mod hostile;
 mod lockfile;
+mod policy;
