@@ -52,7 +52,12 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     let root = args.root.clone().unwrap_or_else(|| if args.installed { PathBuf::from("/") } else { acquire::find_root(&paths[0]) });
     let opts = AcquireOptions { root, max_file_bytes: args.max_file_bytes, ..AcquireOptions::default() };
     let acquired = acquire::acquire_paths(&paths, &opts);
-    detect::run(acquired, &args.options)
+    let mut options = args.options.clone();
+    // Registry I/O happens here, before the pipeline: stages never do I/O.
+    if let Some(cfg) = &options.online {
+        options.registry_facts = Some(std::sync::Arc::new(acquire::registry::fetch(&acquired.surfaces, cfg)));
+    }
+    detect::run(acquired, &options)
 }
 
 /// Render a result in a format.

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use mcptrustchecker::app::{self, exit, Format, ScanArgs};
+use mcptrustchecker::acquire::registry::RegistryConfig;
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
@@ -50,6 +51,15 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Ask the npm and PyPI registries about the packages the configs run.
+    #[arg(long)]
+    online: bool,
+    /// npm registry base URL for `--online`.
+    #[arg(long, value_name = "URL", requires = "online")]
+    npm_registry: Option<String>,
+    /// PyPI base URL for `--online` (serves `/pypi/NAME/json`).
+    #[arg(long, value_name = "URL", requires = "online")]
+    pypi_index: Option<String>,
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -78,7 +88,8 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let online = c.online.then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
+            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, online, ..ScanOptions::default() };
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,

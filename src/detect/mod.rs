@@ -5,6 +5,8 @@
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
 pub mod meta;
+pub mod squat;
+pub mod supply_chain;
 pub mod unicode;
 
 use crate::acquire::Acquired;
@@ -47,6 +49,10 @@ pub struct ScanOptions {
     pub include_builtins: Option<String>,
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
+    /// `--online`: the registries to ask before the pipeline (`None`: offline).
+    pub online: Option<crate::acquire::registry::RegistryConfig>,
+    /// Registry facts fetched before the pipeline (set by `app::scan_tree` when online).
+    pub registry_facts: Option<std::sync::Arc<crate::acquire::registry::Facts>>,
 }
 
 impl Default for ScanOptions {
@@ -55,6 +61,8 @@ impl Default for ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
             exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
+            online: None,
+            registry_facts: None,
         }
     }
 }
@@ -114,6 +122,7 @@ pub struct ScanResult {
 fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    supply_chain::check(s, opts, out);
     let _ = roles;
 }
 
