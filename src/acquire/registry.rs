@@ -33,11 +33,18 @@ impl RegistryConfig {
     /// Public registries unless overridden; a custom npm registry also serves the download counts.
     pub fn new(npm: Option<&str>, pypi: Option<&str>) -> Self {
         let npm_base = npm.unwrap_or(DEFAULT_NPM).trim_end_matches('/').to_string();
-        let npm_downloads = if npm.is_some() { npm_base.clone() } else { DEFAULT_NPM_DOWNLOADS.to_string() };
+        let npm_downloads = if npm.is_some() {
+            npm_base.clone()
+        } else {
+            DEFAULT_NPM_DOWNLOADS.to_string()
+        };
         RegistryConfig {
             npm: npm_base,
             npm_downloads,
-            pypi: pypi.unwrap_or(DEFAULT_PYPI).trim_end_matches('/').to_string(),
+            pypi: pypi
+                .unwrap_or(DEFAULT_PYPI)
+                .trim_end_matches('/')
+                .to_string(),
             timeout: Duration::from_secs(15),
             max_bytes: 16 * 1024 * 1024,
         }
@@ -52,9 +59,14 @@ pub type Key = (String, String, Option<String>);
 pub enum Lookup {
     Found(PackageFacts),
     /// The registry has no package of this name: anyone could register it.
-    PackageMissing { url: String },
+    PackageMissing {
+        url: String,
+    },
     /// The registry could not be asked (network, status, size, parse).
-    Failed { url: String, reason: String },
+    Failed {
+        url: String,
+        reason: String,
+    },
 }
 
 /// Registry facts for one version of a package.
@@ -101,19 +113,28 @@ pub fn install_crypto_provider() {
 pub fn fetch(surfaces: &[ServerSurface], cfg: &RegistryConfig) -> Facts {
     let mut wanted: BTreeSet<Key> = BTreeSet::new();
     for s in surfaces {
-        if let Some(p) = &s.package {
-            if matches!(p.registry.as_str(), "npm" | "pypi") {
-                wanted.insert(key(p));
-            }
+        if let Some(p) = &s.package
+            && matches!(p.registry.as_str(), "npm" | "pypi")
+        {
+            wanted.insert(key(p));
         }
     }
     if wanted.is_empty() {
         return Facts::default();
     }
     install_crypto_provider();
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
-        Err(e) => return failed_all(&wanted, cfg, &format!("cannot start the network runtime: {e}")),
+        Err(e) => {
+            return failed_all(
+                &wanted,
+                cfg,
+                &format!("cannot start the network runtime: {e}"),
+            );
+        }
     };
     let client = match reqwest::Client::builder()
         .timeout(cfg.timeout)
@@ -132,17 +153,23 @@ pub fn fetch(surfaces: &[ServerSurface], cfg: &RegistryConfig) -> Facts {
             let (registry, name, version) = &k;
             if let Some(reason) = down.get(registry) {
                 let url = base_url(cfg, registry);
-                facts.packages.insert(k.clone(), Lookup::Failed { url, reason: reason.clone() });
+                facts.packages.insert(
+                    k.clone(),
+                    Lookup::Failed {
+                        url,
+                        reason: reason.clone(),
+                    },
+                );
                 continue;
             }
             let got = match registry.as_str() {
                 "npm" => npm(&client, cfg, name, version.as_deref()).await,
                 _ => pypi(&client, cfg, name, version.as_deref()).await,
             };
-            if let Lookup::Failed { reason, .. } = &got {
-                if reason.starts_with("unreachable") {
-                    down.insert(registry.clone(), reason.clone());
-                }
+            if let Lookup::Failed { reason, .. } = &got
+                && reason.starts_with("unreachable")
+            {
+                down.insert(registry.clone(), reason.clone());
             }
             facts.packages.insert(k, got);
         }
@@ -151,25 +178,49 @@ pub fn fetch(surfaces: &[ServerSurface], cfg: &RegistryConfig) -> Facts {
 }
 
 fn base_url(cfg: &RegistryConfig, registry: &str) -> String {
-    if registry == "npm" { cfg.npm.clone() } else { cfg.pypi.clone() }
+    if registry == "npm" {
+        cfg.npm.clone()
+    } else {
+        cfg.pypi.clone()
+    }
 }
 
 fn failed_all(wanted: &BTreeSet<Key>, cfg: &RegistryConfig, reason: &str) -> Facts {
-    let packages = wanted.iter().map(|k| (k.clone(), Lookup::Failed { url: base_url(cfg, &k.0), reason: reason.to_string() })).collect();
+    let packages = wanted
+        .iter()
+        .map(|k| {
+            (
+                k.clone(),
+                Lookup::Failed {
+                    url: base_url(cfg, &k.0),
+                    reason: reason.to_string(),
+                },
+            )
+        })
+        .collect();
     Facts { packages }
 }
 
 /// GET a JSON document: `Ok(None)` on 404, `Err(reason)` otherwise.
-async fn get_json(client: &reqwest::Client, url: &str, max: usize) -> Result<Option<Value>, String> {
-    let mut resp = client.get(url).header("accept", "application/json").send().await.map_err(|e| {
-        if e.is_timeout() {
-            format!("unreachable (timed out): {url}")
-        } else if e.is_connect() {
-            format!("unreachable (connection failed): {url}")
-        } else {
-            format!("request failed: {e}")
-        }
-    })?;
+async fn get_json(
+    client: &reqwest::Client,
+    url: &str,
+    max: usize,
+) -> Result<Option<Value>, String> {
+    let mut resp = client
+        .get(url)
+        .header("accept", "application/json")
+        .send()
+        .await
+        .map_err(|e| {
+            if e.is_timeout() {
+                format!("unreachable (timed out): {url}")
+            } else if e.is_connect() {
+                format!("unreachable (connection failed): {url}")
+            } else {
+                format!("request failed: {e}")
+            }
+        })?;
     let status = resp.status();
     if status == reqwest::StatusCode::NOT_FOUND {
         return Ok(None);
@@ -194,7 +245,9 @@ async fn get_json(client: &reqwest::Client, url: &str, max: usize) -> Result<Opt
             Err(e) => return Err(format!("reading the response failed: {e}")),
         }
     }
-    serde_json::from_slice(&body).map(Some).map_err(|e| format!("not JSON ({e}): {url}"))
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| format!("not JSON ({e}): {url}"))
 }
 
 /// Percent-encode a package name for a URL path (keeping `@` and `/` of a scope).
@@ -210,12 +263,25 @@ fn path_name(name: &str) -> String {
     out
 }
 
-async fn npm(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version: Option<&str>) -> Lookup {
-    let exact = version.filter(|v| crate::acquire::package::is_exact_version(v)).map(|v| v.trim_start_matches('v').to_string());
+async fn npm(
+    client: &reqwest::Client,
+    cfg: &RegistryConfig,
+    name: &str,
+    version: Option<&str>,
+) -> Lookup {
+    let exact = version
+        .filter(|v| crate::acquire::package::is_exact_version(v))
+        .map(|v| v.trim_start_matches('v').to_string());
     // A dist-tag (`latest`, `next`) is served by the same endpoint; a range resolves to `latest`.
     let tag = match (&exact, version) {
         (Some(v), _) => v.clone(),
-        (None, Some(t)) if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) => t.to_string(),
+        (None, Some(t))
+            if !t.is_empty()
+                && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) =>
+        {
+            t.to_string()
+        }
         _ => "latest".to_string(),
     };
     let url = format!("{}/{}/{}", cfg.npm, path_name(name), path_name(&tag));
@@ -223,14 +289,22 @@ async fn npm(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version
         Err(reason) => return Lookup::Failed { url, reason },
         Ok(d) => d,
     };
-    let mut facts = PackageFacts { url: url.clone(), ..PackageFacts::default() };
+    let mut facts = PackageFacts {
+        url: url.clone(),
+        ..PackageFacts::default()
+    };
     let manifest = match doc {
         Some(d) => d,
         None => {
             // Missing version or missing package? Ask for `latest`.
             let latest_url = format!("{}/{}/latest", cfg.npm, path_name(name));
             match get_json(client, &latest_url, cfg.max_bytes).await {
-                Err(reason) => return Lookup::Failed { url: latest_url, reason },
+                Err(reason) => {
+                    return Lookup::Failed {
+                        url: latest_url,
+                        reason,
+                    };
+                }
                 Ok(None) => return Lookup::PackageMissing { url: latest_url },
                 Ok(Some(d)) => {
                     facts.version_missing = exact.is_some();
@@ -240,7 +314,10 @@ async fn npm(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version
             }
         }
     };
-    facts.version = manifest.get("version").and_then(Value::as_str).map(str::to_string);
+    facts.version = manifest
+        .get("version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     if let Some(scripts) = manifest.get("scripts").and_then(Value::as_object) {
         for hook in ["preinstall", "install", "postinstall"] {
             if let Some(s) = scripts.get(hook).and_then(Value::as_str) {
@@ -250,7 +327,11 @@ async fn npm(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version
     }
     facts.repository = match manifest.get("repository") {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(Value::Object(o)) => o.get("url").and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_string),
+        Some(Value::Object(o)) => o
+            .get("url")
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string),
         _ => None,
     };
     facts.license = match manifest.get("license") {
@@ -265,14 +346,23 @@ async fn npm(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version
         }
     }
     facts.dependencies = deps.into_iter().collect();
-    let dl_url = format!("{}/downloads/point/last-week/{}", cfg.npm_downloads, path_name(name));
+    let dl_url = format!(
+        "{}/downloads/point/last-week/{}",
+        cfg.npm_downloads,
+        path_name(name)
+    );
     if let Ok(Some(d)) = get_json(client, &dl_url, 64 * 1024).await {
         facts.weekly_downloads = d.get("downloads").and_then(Value::as_u64);
     }
     Lookup::Found(facts)
 }
 
-async fn pypi(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, version: Option<&str>) -> Lookup {
+async fn pypi(
+    client: &reqwest::Client,
+    cfg: &RegistryConfig,
+    name: &str,
+    version: Option<&str>,
+) -> Lookup {
     let url = format!("{}/pypi/{}/json", cfg.pypi, path_name(name));
     let doc = match get_json(client, &url, cfg.max_bytes).await {
         Err(reason) => return Lookup::Failed { url, reason },
@@ -280,37 +370,92 @@ async fn pypi(client: &reqwest::Client, cfg: &RegistryConfig, name: &str, versio
         Ok(Some(d)) => d,
     };
     let exact = version.filter(|v| crate::acquire::package::is_exact_version(v));
-    let mut facts = PackageFacts { url: url.clone(), ..PackageFacts::default() };
+    let mut facts = PackageFacts {
+        url: url.clone(),
+        ..PackageFacts::default()
+    };
     let mut info = doc.get("info").cloned().unwrap_or(Value::Null);
     if let Some(v) = exact {
-        let published = doc.get("releases").and_then(Value::as_object).is_some_and(|r| r.contains_key(v));
+        let published = doc
+            .get("releases")
+            .and_then(Value::as_object)
+            .is_some_and(|r| r.contains_key(v));
         if !published {
             facts.version_missing = true;
         } else {
-            let vurl = format!("{}/pypi/{}/{}/json", cfg.pypi, path_name(name), path_name(v));
-            if let Ok(Some(vd)) = get_json(client, &vurl, cfg.max_bytes).await {
-                if let Some(i) = vd.get("info") {
-                    info = i.clone();
-                    facts.url = vurl;
-                }
+            let vurl = format!(
+                "{}/pypi/{}/{}/json",
+                cfg.pypi,
+                path_name(name),
+                path_name(v)
+            );
+            if let Ok(Some(vd)) = get_json(client, &vurl, cfg.max_bytes).await
+                && let Some(i) = vd.get("info")
+            {
+                info = i.clone();
+                facts.url = vurl;
             }
         }
     }
-    facts.version = info.get("version").and_then(Value::as_str).map(str::to_string);
-    let nonempty = |k: &str| info.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty() && *s != "UNKNOWN").map(str::to_string);
-    facts.license = nonempty("license_expression").or_else(|| nonempty("license")).or_else(|| {
-        info.get("classifiers").and_then(Value::as_array).and_then(|c| c.iter().filter_map(Value::as_str).find(|c| c.starts_with("License ::")).map(str::to_string))
-    });
-    let mut urls: Vec<String> = info.get("project_urls").and_then(Value::as_object).map(|o| o.values().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default();
+    facts.version = info
+        .get("version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let nonempty = |k: &str| {
+        info.get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && *s != "UNKNOWN")
+            .map(str::to_string)
+    };
+    facts.license = nonempty("license_expression")
+        .or_else(|| nonempty("license"))
+        .or_else(|| {
+            info.get("classifiers")
+                .and_then(Value::as_array)
+                .and_then(|c| {
+                    c.iter()
+                        .filter_map(Value::as_str)
+                        .find(|c| c.starts_with("License ::"))
+                        .map(str::to_string)
+                })
+        });
+    let mut urls: Vec<String> = info
+        .get("project_urls")
+        .and_then(Value::as_object)
+        .map(|o| {
+            o.values()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     urls.extend(nonempty("home_page"));
-    const HOSTS: &[&str] = &["github.com/", "gitlab.com/", "bitbucket.org/", "codeberg.org/", "git.sr.ht/"];
-    facts.repository = urls.into_iter().find(|u| HOSTS.iter().any(|h| u.contains(h)));
+    const HOSTS: &[&str] = &[
+        "github.com/",
+        "gitlab.com/",
+        "bitbucket.org/",
+        "codeberg.org/",
+        "git.sr.ht/",
+    ];
+    facts.repository = urls
+        .into_iter()
+        .find(|u| HOSTS.iter().any(|h| u.contains(h)));
     let mut deps: BTreeSet<String> = BTreeSet::new();
-    for r in info.get("requires_dist").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+    for r in info
+        .get("requires_dist")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
         if r.contains("extra ==") || r.contains("extra==") {
             continue;
         }
-        let n: String = r.chars().take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')).collect();
+        let n: String = r
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
         if !n.is_empty() {
             deps.insert(n);
         }

@@ -64,7 +64,8 @@ pub struct Data {
 pub fn data() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| {
-        toml_edit::de::from_str(include_str!("../data/supply/protected.toml")).unwrap_or_else(|e| panic!("protected.toml is invalid: {e}"))
+        toml_edit::de::from_str(include_str!("../data/supply/protected.toml"))
+            .unwrap_or_else(|e| panic!("protected.toml is invalid: {e}"))
     })
 }
 
@@ -99,7 +100,9 @@ pub fn protected(registry: &str) -> &'static [Protected] {
 /// Is `name` itself protected in `registry`?
 pub fn is_protected(registry: &str, name: &str) -> bool {
     let n = normalize(registry, name);
-    protected(registry).iter().any(|p| normalize(registry, &p.name) == n)
+    protected(registry)
+        .iter()
+        .any(|p| normalize(registry, &p.name) == n)
 }
 
 fn split_scope(name: &str) -> (Option<&str>, &str) {
@@ -113,7 +116,10 @@ fn split_scope(name: &str) -> (Option<&str>, &str) {
 /// not made only of generic words (`mcp-server` is nobody's brand).
 fn distinctive(bare: &str) -> bool {
     let generic = &data().combosquat.generic;
-    bare.chars().count() >= 5 && !bare.split(['-', '_', '.']).all(|w| w.is_empty() || generic.iter().any(|g| g == w))
+    bare.chars().count() >= 5
+        && !bare
+            .split(['-', '_', '.'])
+            .all(|w| w.is_empty() || generic.iter().any(|g| g == w))
 }
 
 /// One name check that fired.
@@ -130,8 +136,21 @@ pub struct NameHit {
     pub distance: Option<usize>,
 }
 
-fn hit(rule: &'static str, target: &str, severity: Severity, confidence: Confidence, detail: String) -> NameHit {
-    NameHit { rule, target: target.to_string(), severity, confidence, detail, distance: None }
+fn hit(
+    rule: &'static str,
+    target: &str,
+    severity: Severity,
+    confidence: Confidence,
+    detail: String,
+) -> NameHit {
+    NameHit {
+        rule,
+        target: target.to_string(),
+        severity,
+        confidence,
+        detail,
+        distance: None,
+    }
 }
 
 /// Facts from the registry that gate the near-miss check.
@@ -150,30 +169,60 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
     let d = data();
     let lower = normalize(registry, name);
     // SUP-001: the known-squats table.
-    if registry == "npm" {
-        if let Some(s) = d.squat.iter().find(|s| s.name == lower) {
-            return Some(hit("MTC-SUP-001", &s.target, Severity::High, Confidence::Strong, "listed in the known-squats table".into()));
-        }
+    if registry == "npm"
+        && let Some(s) = d.squat.iter().find(|s| s.name == lower)
+    {
+        return Some(hit(
+            "MTC-SUP-001",
+            &s.target,
+            Severity::High,
+            Confidence::Strong,
+            "listed in the known-squats table".into(),
+        ));
     }
     let (scope, bare) = split_scope(&lower);
     if registry == "npm" {
         // SUP-002: a look-alike of the official scope.
         if let Some(sc) = scope {
             let official = &d.official_scope.scope;
-            if sc != official && (d.official_scope.fake.iter().any(|f| f == sc) || d.official_scope.fake_prefix.iter().any(|p| sc.starts_with(p.as_str()))) {
-                return Some(hit("MTC-SUP-002", official, Severity::High, Confidence::Strong, format!("scope `{sc}` imitates the official `{official}` scope")));
+            if sc != official
+                && (d.official_scope.fake.iter().any(|f| f == sc)
+                    || d.official_scope
+                        .fake_prefix
+                        .iter()
+                        .any(|p| sc.starts_with(p.as_str())))
+            {
+                return Some(hit(
+                    "MTC-SUP-002",
+                    official,
+                    Severity::High,
+                    Confidence::Strong,
+                    format!("scope `{sc}` imitates the official `{official}` scope"),
+                ));
             }
         }
         // SUP-003: an unscoped shadow of an official scoped package.
         if let Some(s) = d.shadow.iter().find(|s| s.name == lower) {
-            return Some(hit("MTC-SUP-003", &s.target, Severity::High, Confidence::Strong, "unscoped copy of an official scoped package name".into()));
+            return Some(hit(
+                "MTC-SUP-003",
+                &s.target,
+                Severity::High,
+                Confidence::Strong,
+                "unscoped copy of an official scoped package name".into(),
+            ));
         }
     }
     // SUP-004: same confusable skeleton as a protected name.
     let sk = crate::confusables::skeleton(name.trim());
     for p in protected(registry) {
         if crate::confusables::skeleton(&p.name) == sk {
-            return Some(hit("MTC-SUP-004", &p.name, Severity::High, Confidence::Strong, "renders like the protected name (same confusable skeleton)".into()));
+            return Some(hit(
+                "MTC-SUP-004",
+                &p.name,
+                Severity::High,
+                Confidence::Strong,
+                "renders like the protected name (same confusable skeleton)".into(),
+            ));
         }
     }
     if registry == "npm" {
@@ -181,13 +230,29 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
         // or one that embeds it.
         if let Some(sc) = scope {
             let official = d.official_scope.scope.as_str();
-            let squash = |s: &str| s.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>();
+            let squash = |s: &str| {
+                s.chars()
+                    .filter(|c| c.is_ascii_alphanumeric())
+                    .collect::<String>()
+            };
             let (a, b) = (squash(sc), squash(official));
             if sc != official && (a == b || (a.contains(&b) && a.len() > b.len())) {
-                return Some(hit("MTC-SUP-002", official, Severity::High, Confidence::Strong, format!("scope `{sc}` embeds the official `{official}` scope")));
+                return Some(hit(
+                    "MTC-SUP-002",
+                    official,
+                    Severity::High,
+                    Confidence::Strong,
+                    format!("scope `{sc}` embeds the official `{official}` scope"),
+                ));
             }
             if sc != official && strsim::osa_distance(&a, &b) <= 2 {
-                return Some(hit("MTC-SUP-002", official, Severity::Medium, Confidence::Strong, format!("scope `{sc}` is within two typos of the official `{official}` scope")));
+                return Some(hit(
+                    "MTC-SUP-002",
+                    official,
+                    Severity::Medium,
+                    Confidence::Strong,
+                    format!("scope `{sc}` is within two typos of the official `{official}` scope"),
+                ));
             }
         }
     }
@@ -208,7 +273,13 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
                 let pn = normalize(registry, &p.name);
                 let (_, pbare) = split_scope(&pn);
                 if pbare == base && distinctive(pbare) {
-                    return Some(hit("MTC-SUP-006", &p.name, Severity::Medium, Confidence::Heuristic, format!("`{bare}` is `{base}` plus a combosquat suffix")));
+                    return Some(hit(
+                        "MTC-SUP-006",
+                        &p.name,
+                        Severity::Medium,
+                        Confidence::Heuristic,
+                        format!("`{bare}` is `{base}` plus a combosquat suffix"),
+                    ));
                 }
             }
         }
@@ -239,7 +310,13 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
         // `mcp-server-git` has only `git` of its own, so `mcp-server-gin` is a
         // neighbour, not a typo; one edit needs 4 distinctive characters, two need 8.
         let core = core_len(&b);
-        let max_d = if core >= 8 { 2 } else if core >= 4 { 1 } else { 0 };
+        let max_d = if core >= 8 {
+            2
+        } else if core >= 4 {
+            1
+        } else {
+            0
+        };
         let d = strsim::osa_distance(&a, &b);
         if d == 0 || d > max_d || !plausible_typo(&a, &b, d) {
             continue;
@@ -250,7 +327,11 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
     }
     let (d, p, _) = best?;
     let target_weekly = p.weekly;
-    let (mut sev, mut conf) = if d == 1 { (Severity::Medium, Confidence::Strong) } else { (Severity::Medium, Confidence::Heuristic) };
+    let (mut sev, mut conf) = if d == 1 {
+        (Severity::Medium, Confidence::Strong)
+    } else {
+        (Severity::Medium, Confidence::Heuristic)
+    };
     let mut detail = format!("{d} keyboard-plausible edit(s) from the protected name");
     if let Some(cw) = dl.candidate_weekly {
         // The registry's download counts decide between a squat and an
@@ -259,22 +340,37 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
         if established {
             sev = Severity::Low;
             conf = Confidence::Heuristic;
-            detail.push_str(&format!("; but the name has {cw} weekly downloads of its own"));
+            detail.push_str(&format!(
+                "; but the name has {cw} weekly downloads of its own"
+            ));
         } else if target_weekly.is_some_and(|tw| tw >= 50_000 && cw.saturating_mul(100) < tw) {
             if d == 1 {
                 sev = Severity::High;
             }
             conf = Confidence::Strong;
-            detail.push_str(&format!("; {cw} weekly downloads against the target's {}", target_weekly.unwrap_or(0)));
+            detail.push_str(&format!(
+                "; {cw} weekly downloads against the target's {}",
+                target_weekly.unwrap_or(0)
+            ));
         }
     }
-    Some(NameHit { rule: "MTC-SUP-005", target: p.name.clone(), severity: sev, confidence: conf, detail, distance: Some(d) })
+    Some(NameHit {
+        rule: "MTC-SUP-005",
+        target: p.name.clone(),
+        severity: sev,
+        confidence: conf,
+        detail,
+        distance: Some(d),
+    })
 }
 
 /// Characters of a name outside its generic words (`mcp`, `server`, …) and separators.
 fn core_len(name: &str) -> usize {
     let generic = &data().combosquat.generic;
-    name.split(['-', '_', '.', '/', '@']).filter(|w| !generic.iter().any(|g| g == w)).map(|w| w.chars().count()).sum()
+    name.split(['-', '_', '.', '/', '@'])
+        .filter(|w| !generic.iter().any(|g| g == w))
+        .map(|w| w.chars().count())
+        .sum()
 }
 
 /// QWERTY rows, for adjacency.
@@ -285,12 +381,16 @@ fn key_pos(c: char) -> Option<(usize, usize)> {
         '_' => '-',
         c => c,
     };
-    ROWS.iter().enumerate().find_map(|(r, row)| row.find(c).map(|i| (r, i)))
+    ROWS.iter()
+        .enumerate()
+        .find_map(|(r, row)| row.find(c).map(|i| (r, i)))
 }
 
 /// Neighbouring keys on a QWERTY keyboard (rows are staggered right).
 pub fn adjacent(a: char, b: char) -> bool {
-    let (Some((ra, ia)), Some((rb, ib))) = (key_pos(a), key_pos(b)) else { return false };
+    let (Some((ra, ia)), Some((rb, ib))) = (key_pos(a), key_pos(b)) else {
+        return false;
+    };
     match ra.abs_diff(rb) {
         0 => ia.abs_diff(ib) == 1,
         1 => {
@@ -322,13 +422,18 @@ pub fn plausible_typo(typed: &str, intended: &str, distance: usize) -> bool {
         let c = a[i];
         let prev = i.checked_sub(1).map(|j| a[j]);
         let next = a.get(i + 1).copied();
-        if prev.is_some_and(|x| x == c || adjacent(x, c)) || next.is_some_and(|x| adjacent(x, c)) { 1 } else { BAD }
+        if prev.is_some_and(|x| x == c || adjacent(x, c)) || next.is_some_and(|x| adjacent(x, c)) {
+            1
+        } else {
+            BAD
+        }
     };
     for i in 1..=n {
-        dp[i][0] = dp[i - 1][0] + extra_cost(i - 1);
+        let above = dp[i - 1][0];
+        dp[i][0] = above + extra_cost(i - 1);
     }
-    for j in 1..=m {
-        dp[0][j] = j;
+    for (j, cell) in dp[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=n {
         for j in 1..=m {
@@ -339,7 +444,9 @@ pub fn plausible_typo(typed: &str, intended: &str, distance: usize) -> bool {
             } else {
                 BAD
             };
-            let mut v = (dp[i - 1][j - 1] + sub).min(dp[i - 1][j] + extra_cost(i - 1)).min(dp[i][j - 1] + 1);
+            let mut v = (dp[i - 1][j - 1] + sub)
+                .min(dp[i - 1][j] + extra_cost(i - 1))
+                .min(dp[i][j - 1] + 1);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(dp[i - 2][j - 2] + 1);
             }
@@ -362,51 +469,116 @@ mod tests {
         let d = data();
         assert!(d.npm.len() >= 40 && d.pypi.len() >= 10);
         for s in d.squat.iter().chain(d.shadow.iter()) {
-            assert!(is_protected("npm", &s.target), "{} targets an unprotected name", s.name);
+            assert!(
+                is_protected("npm", &s.target),
+                "{} targets an unprotected name",
+                s.name
+            );
         }
     }
 
     #[test]
     fn the_issue_names_hit_the_right_rule() {
-        assert_eq!(rule("npm", "@modelcontextprotocol/server-filesytem"), Some("MTC-SUP-005"));
-        assert_eq!(rule("npm", "@modelcontextprotocoI/server-github"), Some("MTC-SUP-004"));
-        assert_eq!(rule("npm", "@modelcontextprotocol-server/github"), Some("MTC-SUP-002"));
+        assert_eq!(
+            rule("npm", "@modelcontextprotocol/server-filesytem"),
+            Some("MTC-SUP-005")
+        );
+        assert_eq!(
+            rule("npm", "@modelcontextprotocoI/server-github"),
+            Some("MTC-SUP-004")
+        );
+        assert_eq!(
+            rule("npm", "@modelcontextprotocol-server/github"),
+            Some("MTC-SUP-002")
+        );
         assert_eq!(rule("npm", "server-filesystem-mcp"), Some("MTC-SUP-006"));
         assert_eq!(rule("npm", "playwright-mcp"), Some("MTC-SUP-001"));
         assert_eq!(rule("npm", "server-github"), Some("MTC-SUP-003"));
-        assert_eq!(rule("npm", "@modlecontextprotocol/sdk"), Some("MTC-SUP-002"));
+        assert_eq!(
+            rule("npm", "@modlecontextprotocol/sdk"),
+            Some("MTC-SUP-002")
+        );
         assert_eq!(rule("pypi", "mcp_server_fecth"), Some("MTC-SUP-005"));
     }
 
     #[test]
     fn protected_and_unrelated_names_are_clean() {
-        for n in ["@modelcontextprotocol/server-filesystem", "mcp-remote", "@playwright/mcp", "left-pad", "@acme/mcp-server", "mcp-servers", "my-mcp"] {
+        for n in [
+            "@modelcontextprotocol/server-filesystem",
+            "mcp-remote",
+            "@playwright/mcp",
+            "left-pad",
+            "@acme/mcp-server",
+            "mcp-servers",
+            "my-mcp",
+        ] {
             assert_eq!(rule("npm", n), None, "{n}");
         }
-        assert_eq!(rule("pypi", "MCP_Server_Git"), None, "PEP 503 spelling of a protected name");
-        assert_eq!(rule("pypi", "mcp-server-gitee"), None, "two extra letters that are not typos");
-        assert_eq!(rule("pypi", "mcp-server-gin"), None, "`git` is too short a core for a near miss");
+        assert_eq!(
+            rule("pypi", "MCP_Server_Git"),
+            None,
+            "PEP 503 spelling of a protected name"
+        );
+        assert_eq!(
+            rule("pypi", "mcp-server-gitee"),
+            None,
+            "two extra letters that are not typos"
+        );
+        assert_eq!(
+            rule("pypi", "mcp-server-gin"),
+            None,
+            "`git` is too short a core for a near miss"
+        );
         assert_eq!(rule("pypi", "mcp-sd"), None);
         assert_eq!(rule("oci", "mcp-remote"), None);
     }
 
     #[test]
     fn keyboard_gate() {
-        assert!(adjacent('q', 'w') && adjacent('e', 'd') && adjacent('-', '0') && !adjacent('q', 'p'));
+        assert!(
+            adjacent('q', 'w') && adjacent('e', 'd') && adjacent('-', '0') && !adjacent('q', 'p')
+        );
         assert!(plausible_typo("filesytem", "filesystem", 1));
         assert!(plausible_typo("filesysetm", "filesystem", 1));
         assert!(plausible_typo("filessystem", "filesystem", 1));
-        assert!(!plausible_typo("filesyptem", "filesystem", 1), "p is far from s");
-        assert!(!plausible_typo("filesystemz", "filesystem", 1), "z is far from m");
+        assert!(
+            !plausible_typo("filesyptem", "filesystem", 1),
+            "p is far from s"
+        );
+        assert!(
+            !plausible_typo("filesystemz", "filesystem", 1),
+            "z is far from m"
+        );
     }
 
     #[test]
     fn downloads_gate_the_near_miss() {
-        let quiet = check_name("npm", "mcp-remotr", Downloads { candidate_weekly: Some(3) }).unwrap();
-        assert_eq!((quiet.rule, quiet.severity), ("MTC-SUP-005", Severity::High));
-        let busy = check_name("npm", "mcp-remotr", Downloads { candidate_weekly: Some(90_000) }).unwrap();
+        let quiet = check_name(
+            "npm",
+            "mcp-remotr",
+            Downloads {
+                candidate_weekly: Some(3),
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            (quiet.rule, quiet.severity),
+            ("MTC-SUP-005", Severity::High)
+        );
+        let busy = check_name(
+            "npm",
+            "mcp-remotr",
+            Downloads {
+                candidate_weekly: Some(90_000),
+            },
+        )
+        .unwrap();
         assert_eq!(busy.severity, Severity::Low);
         let offline = check_name("npm", "mcp-remotr", Downloads::default()).unwrap();
-        assert_eq!(offline.severity, Severity::Medium, "edit distance alone is never more than medium");
+        assert_eq!(
+            offline.severity,
+            Severity::Medium,
+            "edit distance alone is never more than medium"
+        );
     }
 }
