@@ -463,3 +463,115 @@ async fn pypi(
     facts.dependencies = deps.into_iter().collect();
     Lookup::Found(facts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Location, Source, Transport};
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    fn surface(name: &str, spec: &str) -> ServerSurface {
+        let src = Source {
+            location: Location::new("mcp.json", 1, 1),
+            format: "client-config".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new(
+            format!("mcp.json#{name}"),
+            name.into(),
+            src,
+            Transport::Unknown,
+        );
+        s.package = crate::acquire::package::npm_spec(spec);
+        s
+    }
+
+    /// Serves `body` to every request (`None`: accept, read, never answer).
+    fn server(body: Option<String>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", l.local_addr().unwrap());
+        let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let h = hits.clone();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for mut st in l.incoming().flatten() {
+                h.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let mut buf = [0u8; 4096];
+                let _ = st.read(&mut buf);
+                match &body {
+                    Some(b) => {
+                        let _ = st.write_all(format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{b}", b.len()).as_bytes());
+                    }
+                    None => held.push(st),
+                }
+            }
+        });
+        (base, hits)
+    }
+
+    #[test]
+    fn oversized_answers_are_refused() {
+        let (base, _) = server(Some(format!(
+            "{{\"version\":\"1.0.0\",\"pad\":\"{}\"}}",
+            "x".repeat(4096)
+        )));
+        let mut cfg = RegistryConfig::new(Some(&base), None);
+        cfg.max_bytes = 1024;
+        let facts = fetch(&[surface("a", "pkg-a@1.0.0")], &cfg);
+        match facts.packages.values().next().unwrap() {
+            Lookup::Failed { reason, .. } => {
+                assert!(reason.contains("larger than 1024"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_silent_registry_times_out_once_and_is_not_asked_again() {
+        let (base, hits) = server(None);
+        let mut cfg = RegistryConfig::new(Some(&base), None);
+        cfg.timeout = Duration::from_millis(300);
+        let facts = fetch(
+            &[
+                surface("a", "pkg-a@1.0.0"),
+                surface("b", "pkg-b@1.0.0"),
+                surface("c", "pkg-c"),
+            ],
+            &cfg,
+        );
+        assert_eq!(facts.packages.len(), 3);
+        for l in facts.packages.values() {
+            assert!(
+                matches!(l, Lookup::Failed { reason, .. } if reason.contains("timed out")),
+                "{l:?}"
+            );
+        }
+        assert_eq!(
+            hits.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "one request, then the registry counts as down"
+        );
+    }
+
+    #[test]
+    fn the_same_package_is_asked_once() {
+        let (base, hits) = server(Some(
+            r#"{"version":"1.0.0","license":"MIT","repository":"github:a/b"}"#.into(),
+        ));
+        let facts = fetch(
+            &[surface("a", "pkg-a@1.0.0"), surface("b", "pkg-a@1.0.0")],
+            &RegistryConfig::new(Some(&base), None),
+        );
+        assert_eq!(facts.packages.len(), 1);
+        // the version manifest, then the download count
+        assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 2);
+        let Lookup::Found(f) = facts.packages.values().next().unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (f.license.as_deref(), f.repository.as_deref()),
+            (Some("MIT"), Some("github:a/b"))
+        );
+    }
+}

@@ -11,6 +11,7 @@ use super::squat::{self, Downloads};
 use crate::acquire::registry::{Lookup, PackageFacts};
 use crate::finding::{Confidence, Finding, Severity};
 use crate::surface::{Location, PackageId, ServerSurface};
+use crate::text::truncate_chars;
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -192,10 +193,16 @@ fn hook_danger(script: &str) -> (Severity, Confidence, &'static str) {
     }
 }
 
+/// A name as shown in a message (configs can hold absurdly long strings).
+fn short(name: &str) -> String {
+    truncate_chars(name, 200)
+}
+
 fn describe(p: &PackageId) -> String {
+    let name = truncate_chars(&p.name, 200);
     match &p.version {
-        Some(v) => format!("{} {}@{}", p.registry, p.name, v),
-        None => format!("{} {}", p.registry, p.name),
+        Some(v) => format!("{} {}@{}", p.registry, name, truncate_chars(v, 60)),
+        None => format!("{} {}", p.registry, name),
     }
 }
 
@@ -220,8 +227,12 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
         },
     ) {
         let msg = format!(
-            "server `{}` runs {} `{}`, which imitates the protected package `{}`: {}",
-            s.name, p.registry, p.name, h.target, h.detail
+            "server `{}` runs {} `{}`, which imitates `{}`: {}",
+            s.name,
+            p.registry,
+            short(&p.name),
+            h.target,
+            h.detail
         );
         push(
             out,
@@ -275,7 +286,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             Some(v) if p.registry == "oci" => format!("tag `{v}` without a digest"),
             Some(v) => format!("`{v}` is a tag or range"),
         };
-        let mut f = Finding::new("MTC-SUP-013", format!("server `{}` runs {} `{}` unpinned ({how}): every start may install a different version", s.name, p.registry, p.name), loc.clone())
+        let mut f = Finding::new("MTC-SUP-013", format!("server `{}` runs {} `{}` unpinned ({how}): every start may install a different version", s.name, p.registry, short(&p.name)), loc.clone())
             .field("package.spec")
             .evidence(&p.spec);
         if has_hooks {
@@ -290,7 +301,9 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
         Some(Lookup::PackageMissing { url }) => {
             let msg = format!(
                 "server `{}` runs {} `{}`, which does not exist on the registry: anyone can publish that name and be installed next",
-                s.name, p.registry, p.name
+                s.name,
+                p.registry,
+                short(&p.name)
             );
             push(
                 out,
@@ -322,7 +335,9 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             };
             let msg = format!(
                 "server `{}`: the {} registry could not be asked about `{}`; not checked: {hooks}repository (MTC-SUP-011), license (MTC-SUP-012), published dependencies (MTC-SUP-014), whether the version exists (MTC-SUP-015), download counts (MTC-SUP-005 gate)",
-                s.name, p.registry, p.name
+                s.name,
+                p.registry,
+                short(&p.name)
             );
             push(
                 out,
@@ -352,7 +367,8 @@ fn declared_checks(
         let (sev, conf, why) = hook_danger(script);
         let msg = format!(
             "{} `{}` has a {whence} `{hook}` script that {why}",
-            p.registry, p.name
+            p.registry,
+            short(&p.name)
         );
         out.push(
             Finding::new("MTC-SUP-010", msg, loc.clone())
@@ -366,7 +382,8 @@ fn declared_checks(
     if d.repository == Some(None) {
         let msg = format!(
             "{} `{}` has no {whence} source repository: what is installed cannot be traced to reviewable code",
-            p.registry, p.name
+            p.registry,
+            short(&p.name)
         );
         out.push(
             Finding::new("MTC-SUP-011", msg, loc.clone())
@@ -376,7 +393,11 @@ fn declared_checks(
         );
     }
     if d.license == Some(None) {
-        let msg = format!("{} `{}` has no {whence} license", p.registry, p.name);
+        let msg = format!(
+            "{} `{}` has no {whence} license",
+            p.registry,
+            short(&p.name)
+        );
         out.push(
             Finding::new("MTC-SUP-012", msg, loc.clone())
                 .server(&s.id)
@@ -402,7 +423,10 @@ fn declared_checks(
         if let Some(h) = name_hit {
             let msg = format!(
                 "{} `{}` depends on `{dep}`, which imitates `{}` ({})",
-                p.registry, p.name, h.target, h.detail
+                p.registry,
+                short(&p.name),
+                h.target,
+                h.detail
             );
             out.push(
                 Finding::new("MTC-SUP-014", msg, loc.clone())
@@ -417,7 +441,8 @@ fn declared_checks(
         }) {
             let msg = format!(
                 "{} `{}` depends on `{dep}`, a package with published advisories: check the resolved version",
-                p.registry, p.name
+                p.registry,
+                short(&p.name)
             );
             out.push(
                 Finding::new("MTC-SUP-014", msg, loc.clone())
