@@ -79,6 +79,14 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
         crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
     };
     let acquired = acquire::acquire_paths(&paths, &opts);
+    let mut options = options;
+    // Registry I/O happens here, before the pipeline: stages never do I/O.
+    if let Some(cfg) = &options.online {
+        options.registry_facts = Some(std::sync::Arc::new(acquire::registry::fetch(
+            &acquired.surfaces,
+            cfg,
+        )));
+    }
     let mut result = detect::run(acquired, &options);
     result
         .errors

@@ -1,6 +1,7 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
+use mcptrustchecker::acquire::registry::RegistryConfig;
 use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::lockcmd::{self, LockArgs};
@@ -92,6 +93,15 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Ask the npm and PyPI registries about the packages the configs run.
+    #[arg(long)]
+    online: bool,
+    /// npm registry base URL for `--online`.
+    #[arg(long, value_name = "URL", requires = "online")]
+    npm_registry: Option<String>,
+    /// PyPI base URL for `--online` (serves `/pypi/NAME/json`).
+    #[arg(long, value_name = "URL", requires = "online")]
+    pypi_index: Option<String>,
     /// Policy file (default: `mcptrustchecker.toml` at the repository root, when present).
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
@@ -174,10 +184,14 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
+            let online = c
+                .online
+                .then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
             let options = ScanOptions {
                 zero_width_threshold: c.zero_width_threshold,
                 policy: c.policy,
                 now: c.now,
+                online,
                 ..ScanOptions::default()
             };
             let args = ScanArgs {

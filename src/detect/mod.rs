@@ -7,6 +7,8 @@
 pub mod integrity;
 pub mod meta;
 pub mod policy;
+pub mod squat;
+pub mod supply_chain;
 pub mod unicode;
 
 use crate::acquire::Acquired;
@@ -55,6 +57,10 @@ pub struct ScanOptions {
     pub policy: Option<std::path::PathBuf>,
     /// The date expiries are judged against (`--now` / `MTC_NOW`; default today, UTC).
     pub now: Option<crate::policy::Date>,
+    /// `--online`: the registries to ask before the pipeline (`None`: offline).
+    pub online: Option<crate::acquire::registry::RegistryConfig>,
+    /// Registry facts fetched before the pipeline (set by `app::scan_tree` when online).
+    pub registry_facts: Option<std::sync::Arc<crate::acquire::registry::Facts>>,
 }
 
 impl Default for ScanOptions {
@@ -69,6 +75,8 @@ impl Default for ScanOptions {
             lockfile: None,
             policy: None,
             now: None,
+            online: None,
+            registry_facts: None,
         }
     }
 }
@@ -137,6 +145,7 @@ fn server_stages(
 ) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    supply_chain::check(s, opts, out);
     policy::check(s, out);
     let _ = roles;
 }

@@ -8,3 +8,4 @@ mod foundation;
 mod hostile;
 mod lockfile;
 mod policy;
+mod supply;
