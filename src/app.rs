@@ -38,6 +38,8 @@ pub struct ScanArgs {
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
+    /// Read catalogs from the running servers (`--live`).
+    pub live: Option<acquire::live::LiveOptions>,
 }
 
 /// Acquire and run the pipeline.
@@ -51,8 +53,21 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     };
     let root = args.root.clone().unwrap_or_else(|| if args.installed { PathBuf::from("/") } else { acquire::find_root(&paths[0]) });
     let opts = AcquireOptions { root, max_file_bytes: args.max_file_bytes, ..AcquireOptions::default() };
-    let acquired = acquire::acquire_paths(&paths, &opts);
+    let mut acquired = acquire::acquire_paths(&paths, &opts);
+    if let Some(live) = &args.live {
+        live_fill(&mut acquired, live);
+    }
     detect::run(acquired, &args.options)
+}
+
+/// Fill every surface from its running server and add the live findings.
+/// Exposed for `lock --live`.
+pub fn live_fill(acquired: &mut acquire::Acquired, live: &acquire::live::LiveOptions) -> Vec<acquire::live::LiveReport> {
+    let reports = acquire::live::acquire_live_blocking(&mut acquired.surfaces, live);
+    for (report, surface) in reports.iter().zip(acquired.surfaces.iter()) {
+        acquired.findings.extend(acquire::live::findings(report, surface));
+    }
+    reports
 }
 
 /// Render a result in a format.

@@ -39,6 +39,7 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("live", include_str!("data/rules/live.toml")),
 ];
 
 /// The whole catalogue, sorted by id.
