@@ -4,7 +4,7 @@
 use super::{Catalog, LiveOptions, LiveReport, Outcome};
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientJsonRpcMessage, ClientRequest, Implementation, ListPromptsRequest,
-    ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest, PaginatedRequestParams, ProtocolVersion,
+    ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest, PaginatedRequestParams, PingRequest, ProtocolVersion,
     ServerJsonRpcMessage,
 };
 use rmcp::ServiceExt;
@@ -248,6 +248,12 @@ pub(crate) async fn run(link: RawLink, opts: &LiveOptions, deadline: Instant, re
                 break;
             }
         }
+    }
+    // A ping round trip flushes what the server sent before it (stdio is
+    // ordered), so a `list_changed` sent right after a list is not missed.
+    if stop.is_none() {
+        let ping = peer.send_request(ClientRequest::PingRequest(PingRequest::default()));
+        let _ = tokio::time::timeout(opts.request_timeout.min(std::time::Duration::from_secs(2)), ping).await;
     }
     // A server that announced a new tool list during the scan is listed again,
     // and both catalogs are kept when they differ.
