@@ -6,8 +6,8 @@ use super::session::{self, Incoming, RawLink};
 use super::sse::{self, Legacy};
 use super::{Catalog, LiveOptions, LiveReport, Outcome};
 use crate::surface::ServerSurface;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
-use serde_json::{json, Value};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -150,7 +150,8 @@ pub(super) async fn scan(s: &ServerSurface, url: &str, legacy_only: bool, opts: 
     };
     let (in_tx, in_rx) = mpsc::channel(64);
     let (out_tx, out_rx) = mpsc::channel::<Value>(64);
-    let http = Http { client, headers: hdrs, in_tx, budget: Budget { used: Arc::new(AtomicU64::new(0)), max: opts.max_bytes }, request_timeout: opts.request_timeout };
+    let http =
+        Http { client, headers: hdrs, in_tx, budget: Budget { used: Arc::new(AtomicU64::new(0)), max: opts.max_bytes }, request_timeout: opts.request_timeout };
     let used = Arc::new(Mutex::new(if legacy_only { "sse" } else { "streamable-http" }));
     let driver = tokio::spawn(drive(http, url, legacy_only, out_rx, used.clone()));
     let deadline = Instant::now() + opts.server_timeout;
@@ -267,19 +268,25 @@ fn local_bind(url: &Url) -> Vec<String> {
         Some(url::Host::Ipv6(ip)) => ip.is_loopback() || ip.is_unspecified(),
         None => false,
     };
-    let Some(port) = url.port_or_known_default() else { return Vec::new() };
+    let Some(port) = url.port_or_known_default() else {
+        return Vec::new();
+    };
     if !local {
         return Vec::new();
     }
     let mut out = std::collections::BTreeSet::new();
     for (file, v6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
-        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
         for line in text.lines().skip(1) {
             let cols: Vec<&str> = line.split_whitespace().collect();
             if cols.len() < 4 || cols[3] != "0A" {
                 continue;
             }
-            let Some((addr, p)) = cols[1].split_once(':') else { continue };
+            let Some((addr, p)) = cols[1].split_once(':') else {
+                continue;
+            };
             if u16::from_str_radix(p, 16).ok() != Some(port) {
                 continue;
             }

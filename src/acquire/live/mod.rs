@@ -268,7 +268,10 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
         Outcome::Complete | Outcome::Skipped(_) => None,
     };
     if let Some(msg) = trouble {
-        let ev = format!("outcome {}", serde_json::to_value(&report.outcome).ok().and_then(|v| v.get("status").and_then(Value::as_str).map(str::to_string)).unwrap_or_default());
+        let ev = format!(
+            "outcome {}",
+            serde_json::to_value(&report.outcome).ok().and_then(|v| v.get("status").and_then(Value::as_str).map(str::to_string)).unwrap_or_default()
+        );
         out.push(Finding::new("MTC-META-003", msg, loc.clone()).server(&s.id).evidence(ev));
     }
     for req in &report.server_requests {
@@ -286,12 +289,19 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
         );
     }
     if let Some(before) = &report.tools_before_change {
-        let names = |v: &[Value]| -> std::collections::BTreeSet<String> { v.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_string).collect() };
+        let names = |v: &[Value]| -> std::collections::BTreeSet<String> {
+            v.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).map(str::to_string).collect()
+        };
         let old = names(before);
         let new: std::collections::BTreeSet<String> = s.tools.iter().map(|t| t.name.clone()).collect();
         let added: Vec<_> = new.difference(&old).cloned().collect();
         let removed: Vec<_> = old.difference(&new).cloned().collect();
-        let changed: Vec<_> = s.tools.iter().filter(|t| before.iter().any(|b| b.get("name").and_then(Value::as_str) == Some(&t.name) && b != &t.raw)).map(|t| t.name.clone()).collect();
+        let changed: Vec<_> = s
+            .tools
+            .iter()
+            .filter(|t| before.iter().any(|b| b.get("name").and_then(Value::as_str) == Some(&t.name) && b != &t.raw))
+            .map(|t| t.name.clone())
+            .collect();
         out.push(
             Finding::new("MTC-LIVE-003", format!("server `{}` changed its tool list during the scan (notifications/tools/list_changed)", s.name), loc)
                 .server(&s.id)

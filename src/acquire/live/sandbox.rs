@@ -10,9 +10,25 @@ pub const DEFAULT_ALLOWLIST: &[&str] = &["npx", "uvx", "python", "python3", "nod
 /// Variables never passed from a config (they change what the interpreter
 /// loads or where packages come from); matched case-insensitively.
 const DENY_EXACT: &[&str] = &[
-    "PATH", "HOME", "NODE_PATH", "NODE_OPTIONS", "NODE_REPL_EXTERNAL_MODULE", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME",
-    "PERL5OPT", "RUBYOPT", "BASH_ENV", "ENV", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "NPM_CONFIG_REGISTRY", "PIP_INDEX_URL",
-    "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL", "UV_DEFAULT_INDEX",
+    "PATH",
+    "HOME",
+    "NODE_PATH",
+    "NODE_OPTIONS",
+    "NODE_REPL_EXTERNAL_MODULE",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PERL5OPT",
+    "RUBYOPT",
+    "BASH_ENV",
+    "ENV",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "NPM_CONFIG_REGISTRY",
+    "PIP_INDEX_URL",
+    "PIP_EXTRA_INDEX_URL",
+    "UV_INDEX_URL",
+    "UV_DEFAULT_INDEX",
 ];
 const DENY_PREFIX: &[&str] = &["LD_", "DYLD_", "NPM_CONFIG_"];
 
@@ -28,7 +44,11 @@ pub fn check_command(command: &str, allowlist: &[String], allow_any: bool) -> Re
     if allowlist.iter().any(|a| a == command) {
         Ok(())
     } else {
-        Err(format!("command `{}` is not in the executable allowlist ({}); pass --allow-any-command to run it", crate::text::visible(command), allowlist.join(", ")))
+        Err(format!(
+            "command `{}` is not in the executable allowlist ({}); pass --allow-any-command to run it",
+            crate::text::visible(command),
+            allowlist.join(", ")
+        ))
     }
 }
 

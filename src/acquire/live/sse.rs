@@ -1,7 +1,7 @@
 //! Server-sent events: the parser both HTTP transports share, and the legacy
 //! HTTP+SSE transport (spec 2024-11-05), which rmcp no longer ships.
 
-use super::http::{read_chunk, Budget};
+use super::http::{Budget, read_chunk};
 use super::session::Incoming;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::Value;
@@ -107,7 +107,10 @@ impl Legacy {
     /// a cross-origin endpoint would carry our POSTs and headers elsewhere).
     pub async fn connect(http: &super::http::Http, url: &Url, tasks: &mut tokio::task::JoinSet<()>) -> Result<Legacy, String> {
         let send = http.client.get(url.clone()).headers(http.headers.clone()).header(ACCEPT, "text/event-stream").send();
-        let resp = tokio::time::timeout(http.request_timeout, send).await.map_err(|_| "legacy SSE: no response to GET".to_string())?.map_err(|e| format!("legacy SSE: {}", super::http::describe(&e)))?;
+        let resp = tokio::time::timeout(http.request_timeout, send)
+            .await
+            .map_err(|_| "legacy SSE: no response to GET".to_string())?
+            .map_err(|e| format!("legacy SSE: {}", super::http::describe(&e)))?;
         if !resp.status().is_success() {
             return Err(format!("legacy SSE: GET returned HTTP {}", resp.status().as_u16()));
         }
@@ -117,7 +120,10 @@ impl Legacy {
         }
         let (ep_tx, ep_rx) = oneshot::channel();
         tasks.spawn(pump(resp, http.in_tx.clone(), http.budget.clone(), Some(ep_tx)));
-        let data = tokio::time::timeout(http.request_timeout, ep_rx).await.map_err(|_| "legacy SSE: no `endpoint` event".to_string())?.map_err(|_| "legacy SSE: the stream ended before an `endpoint` event".to_string())?;
+        let data = tokio::time::timeout(http.request_timeout, ep_rx)
+            .await
+            .map_err(|_| "legacy SSE: no `endpoint` event".to_string())?
+            .map_err(|_| "legacy SSE: the stream ended before an `endpoint` event".to_string())?;
         let endpoint = url.join(data.trim()).map_err(|_| "legacy SSE: the `endpoint` event is not a URL".to_string())?;
         if endpoint.origin() != url.origin() {
             return Err(format!("legacy SSE: the server's endpoint `{}` is on another origin; refused", crate::text::visible(endpoint.as_str())));

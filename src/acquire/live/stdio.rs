@@ -140,7 +140,9 @@ pub(super) fn parse_line(line: &[u8]) -> Vec<Value> {
 
 async fn write_lines<W: AsyncWrite + Unpin>(mut w: W, mut rx: mpsc::Receiver<Value>) {
     while let Some(v) = rx.recv().await {
-        let Ok(mut bytes) = serde_json::to_vec(&v) else { continue };
+        let Ok(mut bytes) = serde_json::to_vec(&v) else {
+            continue;
+        };
         bytes.push(b'\n');
         if w.write_all(&bytes).await.is_err() || w.flush().await.is_err() {
             return;
