@@ -73,10 +73,10 @@ pub(crate) fn check_url(url: &Url, allow: &Option<Vec<String>>) -> Result<(), St
         return Err(format!("scheme `{}` is not http or https", crate::text::visible(url.scheme())));
     }
     let host = url.host_str().unwrap_or("");
-    if let Some(list) = allow {
-        if !list.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-            return Err(format!("host `{}` is not in the host allowlist", crate::text::visible(host)));
-        }
+    if let Some(list) = allow
+        && !list.iter().any(|h| h.eq_ignore_ascii_case(host))
+    {
+        return Err(format!("host `{}` is not in the host allowlist", crate::text::visible(host)));
     }
     Ok(())
 }
@@ -297,11 +297,9 @@ fn local_bind(url: &Url) -> Vec<String> {
 }
 
 fn proc_addr(hex: &str, v6: bool, port: u16) -> String {
-    if !v6 {
-        if let Ok(n) = u32::from_str_radix(hex, 16) {
-            let b = n.to_le_bytes();
-            return format!("{}.{}.{}.{}:{port}", b[0], b[1], b[2], b[3]);
-        }
+    if !v6 && let Ok(n) = u32::from_str_radix(hex, 16) {
+        let b = n.to_le_bytes();
+        return format!("{}.{}.{}.{}:{port}", b[0], b[1], b[2], b[3]);
     }
     match hex {
         "00000000000000000000000000000000" => format!("[::]:{port}"),

@@ -326,7 +326,7 @@ async fn list(
         }
         match result.get("nextCursor").and_then(Value::as_str) {
             None => return Ok(()),
-            Some(c) if c.is_empty() => return Ok(()),
+            Some("") => return Ok(()),
             Some(c) => {
                 if !seen.insert(c.to_string()) {
                     return Err(Stop::Bound(format!("{}: the server repeated a pagination cursor", kind.method())));
