@@ -6,6 +6,7 @@ mod common;
 mod formats;
 mod foundation;
 mod hostile;
+mod live;
 mod lockfile;
 mod policy;
 mod supply;
