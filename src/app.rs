@@ -38,6 +38,8 @@ pub struct ScanArgs {
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
+    /// An earlier JSON report to compare scores against (Markdown "Change" column).
+    pub baseline: Option<PathBuf>,
 }
 
 /// Acquire and run the pipeline.
@@ -57,12 +59,23 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
 
 /// Render a result in a format.
 pub fn render(result: &ScanResult, verdict: &Verdict, format: Format, color: bool) -> Result<String> {
+    render_with_baseline(result, verdict, format, color, None)
+}
+
+/// Render, comparing against an earlier report (used by the Markdown format only).
+pub fn render_with_baseline(result: &ScanResult, verdict: &Verdict, format: Format, color: bool, baseline: Option<report::markdown::Baseline>) -> Result<String> {
     Ok(match format {
         Format::Json => report::json::render(result, verdict),
         Format::Terminal => report::terminal::render(result, verdict, &report::terminal::Style { color }),
-        Format::Sarif => anyhow::bail!("--format sarif is not available yet"),
-        Format::Markdown => anyhow::bail!("--format markdown is not available yet"),
+        Format::Sarif => report::sarif::render(result, verdict),
+        Format::Markdown => report::markdown::render(result, verdict, &report::markdown::Options { baseline, ..Default::default() }),
     })
+}
+
+/// Read `--baseline FILE` (a JSON report from an earlier scan).
+pub fn read_baseline(path: &Path) -> Result<report::markdown::Baseline> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading baseline {}", path.display()))?;
+    report::markdown::Baseline::from_json(&text).map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
 }
 
 /// Write to a file atomically, or to stdout.
@@ -89,10 +102,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// `mcptrustchecker scan`.
 pub fn scan(args: &ScanArgs) -> Result<i32> {
+    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let result = scan_tree(args);
     let verdict = report::verdict(&result, args.fail_on);
     let color = args.output.is_none() && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let text = render(&result, &verdict, args.format, color)?;
+    let text = render_with_baseline(&result, &verdict, args.format, color, baseline)?;
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
         // Keep a one-line verdict on stderr for humans when the report goes to a file.

@@ -50,6 +50,9 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// An earlier `--format json` report: the Markdown report shows each server's change against it.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -88,6 +91,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_file_bytes: c.max_file_size,
                 root: c.root,
                 options,
+                baseline: c.baseline,
             };
             app::scan(&args)
         }
