@@ -46,7 +46,9 @@ pub fn escape_inline(s: &str) -> String {
             '@' => out.push_str("<code>@</code>"),
             '#' if it.peek().is_some_and(|n| n.is_ascii_digit()) => out.push_str("<code>#</code>"),
             ' ' if prev.is_none() || prev == Some(' ') => out.push_str("&#32;"),
-            c if c.is_ascii_punctuation() && !matches!(c, ',' | '\'' | '/' | '?' | ';' | '%' | '^') => {
+            c if c.is_ascii_punctuation()
+                && !matches!(c, ',' | '\'' | '/' | '?' | ';' | '%' | '^') =>
+            {
                 let _ = write!(out, "&#{};", c as u32);
             }
             c => out.push(c),
@@ -68,7 +70,11 @@ pub fn escape_cut(s: &str, max: usize) -> String {
 /// closed early. Invisible characters are shown as `<U+XXXX>`. Place it at the
 /// start of a line at the top level (not inside a list item).
 pub fn escape_block(s: &str) -> String {
-    let lines: Vec<String> = s.replace("\r\n", "\n").split('\n').map(crate::text::visible).collect();
+    let lines: Vec<String> = s
+        .replace("\r\n", "\n")
+        .split('\n')
+        .map(crate::text::visible)
+        .collect();
     let mut longest = 0;
     for l in &lines {
         let mut run = 0;
@@ -97,13 +103,27 @@ pub struct Baseline {
 impl Baseline {
     /// Read a JSON report written by `scan --format json`.
     pub fn from_json(text: &str) -> Result<Self, String> {
-        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-        let servers = v.get("servers").and_then(|s| s.as_array()).ok_or("not a mcptrustchecker JSON report (no `servers` array)")?;
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let servers = v
+            .get("servers")
+            .and_then(|s| s.as_array())
+            .ok_or("not a mcptrustchecker JSON report (no `servers` array)")?;
         let mut out = BTreeMap::new();
         for s in servers {
-            let id = s.get("id").and_then(|x| x.as_str()).ok_or("a server without an `id`")?;
-            let value = s.pointer("/score/value").and_then(|x| x.as_i64()).ok_or("a server without `score.value`")?;
-            let grade = s.pointer("/score/grade").and_then(|x| x.as_str()).and_then(Grade::parse).ok_or("a server without `score.grade`")?;
+            let id = s
+                .get("id")
+                .and_then(|x| x.as_str())
+                .ok_or("a server without an `id`")?;
+            let value = s
+                .pointer("/score/value")
+                .and_then(|x| x.as_i64())
+                .ok_or("a server without `score.value`")?;
+            let grade = s
+                .pointer("/score/grade")
+                .and_then(|x| x.as_str())
+                .and_then(Grade::parse)
+                .ok_or("a server without `score.grade`")?;
             out.insert(id.to_string(), (value, grade));
         }
         Ok(Baseline { servers: out })
@@ -120,7 +140,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { baseline: None, max_chars: MAX_CHARS }
+        Options {
+            baseline: None,
+            max_chars: MAX_CHARS,
+        }
     }
 }
 
@@ -128,7 +151,11 @@ impl Default for Options {
 /// when the report is too long; a group with no item left disappears.
 enum Part {
     Fixed(String),
-    Group { head: String, items: Vec<(String, u8)>, tail: String },
+    Group {
+        head: String,
+        items: Vec<(String, u8)>,
+        tail: String,
+    },
 }
 
 /// How early an entry is dropped when truncating (higher = earlier; 0 = never).
@@ -175,7 +202,15 @@ fn scope_of<'a>(f: &'a Finding, fallback: &'a str, session: bool) -> String {
 }
 
 fn finding_item(f: &Finding, scope: &str) -> String {
-    let mut s = format!("- **{}** {} — {}\n  <br>at {}:{} · {}", f.severity, rule_link(&f.rule_id), escape_cut(&f.message, 400), escape_cut(&f.location.path, 200), f.location.line, scope);
+    let mut s = format!(
+        "- **{}** {} — {}\n  <br>at {}:{} · {}",
+        f.severity,
+        rule_link(&f.rule_id),
+        escape_cut(&f.message, 400),
+        escape_cut(&f.location.path, 200),
+        f.location.line,
+        scope
+    );
     if let Some(t) = &f.tool {
         let _ = write!(s, " · tool {}", escape_cut(t, 120));
     }
@@ -186,14 +221,23 @@ fn finding_item(f: &Finding, scope: &str) -> String {
         let _ = write!(s, "\n  <br>evidence: {}", escape_cut(&f.evidence, 400));
     }
     if let Some(sup) = &f.suppressed {
-        let _ = write!(s, "\n  <br>suppressed by {} until {}: {}", escape_cut(&sup.owner, 80), escape_cut(&sup.expires, 40), escape_cut(&sup.reason, 300));
+        let _ = write!(
+            s,
+            "\n  <br>suppressed by {} until {}: {}",
+            escape_cut(&sup.owner, 80),
+            escape_cut(&sup.expires, 40),
+            escape_cut(&sup.reason, 300)
+        );
     }
     s.push('\n');
     s
 }
 
 fn kind_label(c: &Change) -> String {
-    serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(|s| s.replace('-', " "))).unwrap_or_else(|| "changed".into())
+    serde_json::to_value(c.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(|s| s.replace('-', " ")))
+        .unwrap_or_else(|| "changed".into())
 }
 
 /// Inline word diff: deletions in `<del>`, insertions in `<ins>`, cut at `max` characters.
@@ -236,7 +280,11 @@ fn change_item(c: &Change) -> String {
         for (label, v) in [("before", &c.before), ("after", &c.after)] {
             let Some(v) = v else { continue };
             if v.contains('\n') || v.chars().count() > 160 {
-                let _ = write!(s, "{label}:\n\n{}\n", escape_block(&crate::text::truncate_chars(v, 1500)));
+                let _ = write!(
+                    s,
+                    "{label}:\n\n{}\n",
+                    escape_block(&crate::text::truncate_chars(v, 1500))
+                );
             } else {
                 let _ = write!(s, "{label}: {}\n\n", escape_inline(v));
             }
@@ -246,9 +294,21 @@ fn change_item(c: &Change) -> String {
 }
 
 fn diff_group(d: &CatalogDiff, label: &str, rank: u8) -> Part {
-    let ws = if d.whitespace_only() { ", whitespace only" } else { "" };
-    let head = format!("<details><summary><strong>{}</strong> — {} {label}{ws}</summary>\n\n", escape_cut(&d.server, 200), d.changes.len());
-    Part::Group { head, items: d.changes.iter().map(|c| (change_item(c), rank)).collect(), tail: "</details>\n\n".into() }
+    let ws = if d.whitespace_only() {
+        ", whitespace only"
+    } else {
+        ""
+    };
+    let head = format!(
+        "<details><summary><strong>{}</strong> — {} {label}{ws}</summary>\n\n",
+        escape_cut(&d.server, 200),
+        d.changes.len()
+    );
+    Part::Group {
+        head,
+        items: d.changes.iter().map(|c| (change_item(c), rank)).collect(),
+        tail: "</details>\n\n".into(),
+    }
 }
 
 fn change_cell(s: &ServerResult, base: &Baseline) -> String {
@@ -257,7 +317,13 @@ fn change_cell(s: &ServerResult, base: &Baseline) -> String {
         Some((v, g)) if *v == s.score.value && *g == s.score.grade => "no change".into(),
         Some((v, g)) => {
             let d = s.score.value - v;
-            let arrow = if d > 0 { "▲" } else if d < 0 { "▼" } else { "=" };
+            let arrow = if d > 0 {
+                "▲"
+            } else if d < 0 {
+                "▼"
+            } else {
+                "="
+            };
             format!("{arrow} {d:+} ({g} → {})", s.score.grade)
         }
     }
@@ -270,8 +336,16 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
     let counted: Vec<(&Finding, String)> = r
         .servers
         .iter()
-        .flat_map(|s| s.findings.iter().map(move |f| (f, scope_of(f, &s.surface.id, false))))
-        .chain(r.sessions.iter().flat_map(|s| s.findings.iter().map(move |f| (f, scope_of(f, &s.id, true)))))
+        .flat_map(|s| {
+            s.findings
+                .iter()
+                .map(move |f| (f, scope_of(f, &s.surface.id, false)))
+        })
+        .chain(r.sessions.iter().flat_map(|s| {
+            s.findings
+                .iter()
+                .map(move |f| (f, scope_of(f, &s.id, true)))
+        }))
         .collect();
     let mut counts: BTreeMap<Severity, usize> = BTreeMap::new();
     for (f, _) in counted.iter().filter(|(f, _)| f.suppressed.is_none()) {
@@ -279,8 +353,17 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
     }
     match (v.failed, v.worst_grade) {
         (true, _) => {
-            let shown: Vec<String> = v.reasons.iter().take(5).map(|x| escape_cut(x, 200)).collect();
-            let more = if v.reasons.len() > 5 { format!(" and {} more", v.reasons.len() - 5) } else { String::new() };
+            let shown: Vec<String> = v
+                .reasons
+                .iter()
+                .take(5)
+                .map(|x| escape_cut(x, 200))
+                .collect();
+            let more = if v.reasons.len() > 5 {
+                format!(" and {} more", v.reasons.len() - 5)
+            } else {
+                String::new()
+            };
             let _ = writeln!(head, "❌ **Gate failed**: {}{more}.", shown.join("; "));
         }
         (false, Some(g)) => {
@@ -290,8 +373,19 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
             let _ = writeln!(head, "✅ **Gate passed**: no MCP servers found.");
         }
     }
-    let sev: Vec<String> = Severity::ALL.iter().map(|s| format!("{} {s}", counts.get(s).copied().unwrap_or(0))).collect();
-    let _ = writeln!(head, "\n{} server(s) · {} session(s) · findings: {} · methodology `{}` · mcptrustchecker {}\n", r.servers.len(), r.sessions.len(), sev.join(", "), crate::METHODOLOGY, crate::VERSION);
+    let sev: Vec<String> = Severity::ALL
+        .iter()
+        .map(|s| format!("{} {s}", counts.get(s).copied().unwrap_or(0)))
+        .collect();
+    let _ = writeln!(
+        head,
+        "\n{} server(s) · {} session(s) · findings: {} · methodology `{}` · mcptrustchecker {}\n",
+        r.servers.len(),
+        r.sessions.len(),
+        sev.join(", "),
+        crate::METHODOLOGY,
+        crate::VERSION
+    );
     parts.push(Part::Fixed(head));
     let note_at = parts.len();
 
@@ -299,13 +393,21 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
     if !r.servers.is_empty() {
         let base = opts.baseline.as_ref();
         let mut head = String::from("| Server | Grade | Score | Coverage |");
-        head.push_str(if base.is_some() { " Change |\n|---|---|---|---|---|\n" } else { "\n|---|---|---|---|\n" });
+        head.push_str(if base.is_some() {
+            " Change |\n|---|---|---|---|---|\n"
+        } else {
+            "\n|---|---|---|---|\n"
+        });
         let mut rows: Vec<(String, u8)> = Vec::new();
         for s in &r.servers {
             let mut row = format!(
                 "| {}{} | {} {} | {}/100 | {} |",
                 escape_cut(&s.surface.id, 200),
-                if s.surface.disabled { " (disabled)" } else { "" },
+                if s.surface.disabled {
+                    " (disabled)"
+                } else {
+                    ""
+                },
                 badge(s.score.grade),
                 s.score.grade,
                 s.score.value,
@@ -320,32 +422,87 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
         if let Some(b) = base {
             for (id, (value, g)) in &b.servers {
                 if !r.servers.iter().any(|s| &s.surface.id == id) {
-                    rows.push((format!("| {} | — | — | — | removed (was {g}, {value}/100) |\n", escape_cut(id, 200)), 8));
+                    rows.push((
+                        format!(
+                            "| {} | — | — | — | removed (was {g}, {value}/100) |\n",
+                            escape_cut(id, 200)
+                        ),
+                        8,
+                    ));
                 }
             }
         }
-        parts.push(Part::Group { head: format!("### Servers\n\n{head}"), items: rows, tail: "\n".into() });
+        parts.push(Part::Group {
+            head: format!("### Servers\n\n{head}"),
+            items: rows,
+            tail: "\n".into(),
+        });
     }
-    let sessions: Vec<_> = r.sessions.iter().filter(|s| s.servers.len() > 1 || !s.findings.is_empty()).collect();
+    let sessions: Vec<_> = r
+        .sessions
+        .iter()
+        .filter(|s| s.servers.len() > 1 || !s.findings.is_empty())
+        .collect();
     if !sessions.is_empty() {
-        let rows = sessions.iter().map(|s| (format!("| {} | {} {} | {}/100 | {} |\n", escape_cut(&s.id, 200), badge(s.score.grade), s.score.grade, s.score.value, s.servers.len()), grade_rank(s.score.grade))).collect();
+        let rows = sessions
+            .iter()
+            .map(|s| {
+                (
+                    format!(
+                        "| {} | {} {} | {}/100 | {} |\n",
+                        escape_cut(&s.id, 200),
+                        badge(s.score.grade),
+                        s.score.grade,
+                        s.score.value,
+                        s.servers.len()
+                    ),
+                    grade_rank(s.score.grade),
+                )
+            })
+            .collect();
         parts.push(Part::Group { head: "### Sessions\n\nServers one client enables together, graded as a whole.\n\n| Session | Grade | Score | Servers |\n|---|---|---|---|\n".into(), items: rows, tail: "\n".into() });
     }
 
     // Findings that matter most, then informational ones folded away.
-    let mut active: Vec<&(&Finding, String)> = counted.iter().filter(|(f, _)| f.suppressed.is_none()).collect();
-    active.sort_by(|a, b| b.0.severity.cmp(&a.0.severity));
-    let main: Vec<(String, u8)> = active.iter().filter(|(f, _)| f.severity > Severity::Info).map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity))).collect();
+    let mut active: Vec<&(&Finding, String)> = counted
+        .iter()
+        .filter(|(f, _)| f.suppressed.is_none())
+        .collect();
+    active.sort_by_key(|b| std::cmp::Reverse(b.0.severity));
+    let main: Vec<(String, u8)> = active
+        .iter()
+        .filter(|(f, _)| f.severity > Severity::Info)
+        .map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity)))
+        .collect();
     if !main.is_empty() {
-        parts.push(Part::Group { head: "### Findings\n\n".into(), items: main, tail: "\n".into() });
+        parts.push(Part::Group {
+            head: "### Findings\n\n".into(),
+            items: main,
+            tail: "\n".into(),
+        });
     }
-    let info: Vec<(String, u8)> = active.iter().filter(|(f, _)| f.severity == Severity::Info).map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity))).collect();
+    let info: Vec<(String, u8)> = active
+        .iter()
+        .filter(|(f, _)| f.severity == Severity::Info)
+        .map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity)))
+        .collect();
     if !info.is_empty() {
-        parts.push(Part::Group { head: format!("<details><summary>Informational findings ({})</summary>\n\n", info.len()), items: info, tail: "\n</details>\n\n".into() });
+        parts.push(Part::Group {
+            head: format!(
+                "<details><summary>Informational findings ({})</summary>\n\n",
+                info.len()
+            ),
+            items: info,
+            tail: "\n</details>\n\n".into(),
+        });
     }
 
     // Semantic catalog diffs: unreviewed drift, then reviewed lockfile changes.
-    let drifted: Vec<&ServerResult> = r.servers.iter().filter(|s| s.drift.as_ref().is_some_and(|d| !d.diff.is_empty())).collect();
+    let drifted: Vec<&ServerResult> = r
+        .servers
+        .iter()
+        .filter(|s| s.drift.as_ref().is_some_and(|d| !d.diff.is_empty()))
+        .collect();
     if !drifted.is_empty() {
         parts.push(Part::Fixed("### Unreviewed catalog changes\n\nThese servers no longer match their pinned entry in `mcptrustchecker.lock`:\n\n".into()));
         for s in &drifted {
@@ -354,7 +511,11 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
             }
         }
     }
-    let reviewed: Vec<&CatalogDiff> = r.lockfile_changes.iter().filter(|d| !d.is_empty()).collect();
+    let reviewed: Vec<&CatalogDiff> = r
+        .lockfile_changes
+        .iter()
+        .filter(|d| !d.is_empty())
+        .collect();
     if !reviewed.is_empty() {
         parts.push(Part::Fixed("### Reviewed changes\n\nThis change updates `mcptrustchecker.lock`; the catalog changes it approves:\n\n".into()));
         for d in reviewed {
@@ -363,7 +524,11 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
     }
 
     // Suppressed findings.
-    let suppressed: Vec<(String, u8)> = counted.iter().filter(|(f, _)| f.suppressed.is_some()).map(|(f, sc)| (finding_item(f, sc), 7)).collect();
+    let suppressed: Vec<(String, u8)> = counted
+        .iter()
+        .filter(|(f, _)| f.suppressed.is_some())
+        .map(|(f, sc)| (finding_item(f, sc), 7))
+        .collect();
     if !suppressed.is_empty() {
         parts.push(Part::Group {
             head: format!("### Suppressed findings\n\n<details><summary>{} finding(s) suppressed by policy (not counted in scores)</summary>\n\n", suppressed.len()),
@@ -372,8 +537,16 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
         });
     }
     if !r.errors.is_empty() {
-        let items = r.errors.iter().map(|e| (format!("- {}\n", escape_cut(&e.to_string(), 300)), 5)).collect();
-        parts.push(Part::Group { head: "### Input errors\n\n".into(), items, tail: "\n".into() });
+        let items = r
+            .errors
+            .iter()
+            .map(|e| (format!("- {}\n", escape_cut(&e.to_string(), 300)), 5))
+            .collect();
+        parts.push(Part::Group {
+            head: "### Input errors\n\n".into(),
+            items,
+            tail: "\n".into(),
+        });
     }
     parts.push(Part::Fixed(next_steps(r, v, !drifted.is_empty())));
     finish(parts, note_at, opts.max_chars)
@@ -387,22 +560,47 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
         any = true;
     }
     if !r.unpinned.is_empty() {
-        let ids: Vec<String> = r.unpinned.iter().take(10).map(|i| escape_cut(i, 120)).collect();
-        let more = if r.unpinned.len() > 10 { format!(" and {} more", r.unpinned.len() - 10) } else { String::new() };
-        let _ = writeln!(s, "- {} server(s) have no lockfile entry, so their catalog was never reviewed: {}{more}. Run `mcptrustchecker lock` and commit `mcptrustchecker.lock`.", r.unpinned.len(), ids.join(", "));
+        let ids: Vec<String> = r
+            .unpinned
+            .iter()
+            .take(10)
+            .map(|i| escape_cut(i, 120))
+            .collect();
+        let more = if r.unpinned.len() > 10 {
+            format!(" and {} more", r.unpinned.len() - 10)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "- {} server(s) have no lockfile entry, so their catalog was never reviewed: {}{more}. Run `mcptrustchecker lock` and commit `mcptrustchecker.lock`.",
+            r.unpinned.len(),
+            ids.join(", ")
+        );
         any = true;
     }
     if !r.stale.is_empty() {
-        let _ = writeln!(s, "- {} lockfile entr(ies) belong to servers no config declares any more: run `mcptrustchecker lock` to prune them.", r.stale.len());
+        let _ = writeln!(
+            s,
+            "- {} lockfile entr(ies) belong to servers no config declares any more: run `mcptrustchecker lock` to prune them.",
+            r.stale.len()
+        );
         any = true;
     }
     if v.failed {
         s.push_str("- Fix or remove the servers that failed the gate; each rule link (or `mcptrustchecker explain RULE-ID`) says how.\n");
         any = true;
     }
-    let config_only = r.servers.iter().filter(|s| s.surface.coverage == crate::surface::Coverage::ConfigOnly).count();
+    let config_only = r
+        .servers
+        .iter()
+        .filter(|s| s.surface.coverage == crate::surface::Coverage::ConfigOnly)
+        .count();
     if config_only > 0 {
-        let _ = writeln!(s, "- {config_only} server(s) were checked from their launch configuration only: commit a descriptor, or run `mcptrustchecker lock` on a trusted machine, so their tools are inspected.");
+        let _ = writeln!(
+            s,
+            "- {config_only} server(s) were checked from their launch configuration only: commit a descriptor, or run `mcptrustchecker lock` on a trusted machine, so their tools are inspected."
+        );
         any = true;
     }
     if !any {
@@ -414,7 +612,11 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
 fn part_len(p: &Part) -> usize {
     match p {
         Part::Fixed(t) => t.chars().count(),
-        Part::Group { head, items, tail } => head.chars().count() + tail.chars().count() + items.iter().map(|(t, _)| t.chars().count()).sum::<usize>(),
+        Part::Group { head, items, tail } => {
+            head.chars().count()
+                + tail.chars().count()
+                + items.iter().map(|(t, _)| t.chars().count()).sum::<usize>()
+        }
     }
 }
 
@@ -423,7 +625,11 @@ fn finish(mut parts: Vec<Part>, note_at: usize, max: usize) -> String {
     let mut total: usize = parts.iter().map(part_len).sum();
     let mut dropped = 0usize;
     // Reserve room for the note (its length varies only with the digit count).
-    let note = |n: usize| format!("> [!NOTE]\n> Truncated to stay under GitHub's {MAX_CHARS}-character comment limit: {n} least-severe entries omitted. The JSON and SARIF reports have everything.\n\n");
+    let note = |n: usize| {
+        format!(
+            "> [!NOTE]\n> Truncated to stay under GitHub's {MAX_CHARS}-character comment limit: {n} least-severe entries omitted. The JSON and SARIF reports have everything.\n\n"
+        )
+    };
     let reserve = note(usize::MAX).chars().count();
     if total >= max {
         let mut order: Vec<(u8, usize, usize)> = Vec::new();
@@ -498,8 +704,21 @@ mod tests {
 
     #[test]
     fn inline_escaping_neutralises_markdown_and_html() {
-        let e = escape_inline("@octocat <img src=x> [x](http://e) https://e.x www.e.x | ``` </details> # h #12");
-        for bad in ["@o", "<img", "[x]", "](", "://", "www.", "|", "```", "</details>", "# h"] {
+        let e = escape_inline(
+            "@octocat <img src=x> [x](http://e) https://e.x www.e.x | ``` </details> # h #12",
+        );
+        for bad in [
+            "@o",
+            "<img",
+            "[x]",
+            "](",
+            "://",
+            "www.",
+            "|",
+            "```",
+            "</details>",
+            "# h",
+        ] {
             assert!(!e.contains(bad), "{bad} survived in {e}");
         }
         assert!(e.contains("<code>@</code>octocat") && e.contains("<code>#</code>12"));
@@ -518,7 +737,9 @@ mod tests {
 
     #[test]
     fn baseline_reads_a_json_report() {
-        let b = Baseline::from_json(r#"{"servers":[{"id":"a#x","score":{"value":80,"grade":"B"}}]}"#).unwrap();
+        let b =
+            Baseline::from_json(r#"{"servers":[{"id":"a#x","score":{"value":80,"grade":"B"}}]}"#)
+                .unwrap();
         assert_eq!(b.servers["a#x"], (80, Grade::B));
         assert!(Baseline::from_json("[]").is_err());
         assert!(Baseline::from_json("{").is_err());
@@ -528,7 +749,15 @@ mod tests {
     fn truncation_drops_least_severe_first() {
         let parts = vec![
             Part::Fixed("head\n".into()),
-            Part::Group { head: "G\n".into(), items: vec![("critical ".repeat(10), 1), ("info ".repeat(40), 6), ("low ".repeat(40), 4)], tail: "\n".into() },
+            Part::Group {
+                head: "G\n".into(),
+                items: vec![
+                    ("critical ".repeat(10), 1),
+                    ("info ".repeat(40), 6),
+                    ("low ".repeat(40), 4),
+                ],
+                tail: "\n".into(),
+            },
             Part::Fixed("tail\n".into()),
         ];
         let out = finish(parts, 1, 400);
