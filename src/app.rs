@@ -38,44 +38,97 @@ pub struct ScanArgs {
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
+    /// `--lockfile FILE` (default: `mcptrustchecker.lock` at the root, when present).
+    pub lockfile: Option<PathBuf>,
     /// An earlier JSON report to compare scores against (Markdown "Change" column).
     pub baseline: Option<PathBuf>,
 }
 
-/// Acquire and run the pipeline.
-pub fn scan_tree(args: &ScanArgs) -> ScanResult {
-    let paths: Vec<PathBuf> = if args.installed {
+fn scan_paths(args: &ScanArgs) -> Vec<PathBuf> {
+    if args.installed {
         acquire::installed::installed_configs()
     } else if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
+    }
+}
+
+/// The repository root a scan's ids, paths and policy file are relative to.
+pub fn scan_root(args: &ScanArgs) -> PathBuf {
+    args.root.clone().unwrap_or_else(|| {
+        if args.installed {
+            PathBuf::from("/")
+        } else {
+            acquire::find_root(&scan_paths(args)[0])
+        }
+    })
+}
+
+/// Acquire and run the pipeline.
+pub fn scan_tree(args: &ScanArgs) -> ScanResult {
+    let paths = scan_paths(args);
+    let root = scan_root(args);
+    let opts = AcquireOptions {
+        root,
+        max_file_bytes: args.max_file_bytes,
+        ..AcquireOptions::default()
     };
-    let root = args.root.clone().unwrap_or_else(|| if args.installed { PathBuf::from("/") } else { acquire::find_root(&paths[0]) });
-    let opts = AcquireOptions { root, max_file_bytes: args.max_file_bytes, ..AcquireOptions::default() };
+    // Installed configs have no repository root: only an explicit lockfile applies there.
+    let (options, lock_error) = if args.installed && args.lockfile.is_none() {
+        (args.options.clone(), None)
+    } else {
+        crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
+    };
     let acquired = acquire::acquire_paths(&paths, &opts);
-    detect::run(acquired, &args.options)
+    let mut result = detect::run(acquired, &options);
+    result
+        .errors
+        .extend(lock_error.filter(|e| !result.errors.contains(e)));
+    result
 }
 
 /// Render a result in a format.
-pub fn render(result: &ScanResult, verdict: &Verdict, format: Format, color: bool) -> Result<String> {
+pub fn render(
+    result: &ScanResult,
+    verdict: &Verdict,
+    format: Format,
+    color: bool,
+) -> Result<String> {
     render_with_baseline(result, verdict, format, color, None)
 }
 
 /// Render, comparing against an earlier report (used by the Markdown format only).
-pub fn render_with_baseline(result: &ScanResult, verdict: &Verdict, format: Format, color: bool, baseline: Option<report::markdown::Baseline>) -> Result<String> {
+pub fn render_with_baseline(
+    result: &ScanResult,
+    verdict: &Verdict,
+    format: Format,
+    color: bool,
+    baseline: Option<report::markdown::Baseline>,
+) -> Result<String> {
     Ok(match format {
         Format::Json => report::json::render(result, verdict),
-        Format::Terminal => report::terminal::render(result, verdict, &report::terminal::Style { color }),
+        Format::Terminal => {
+            report::terminal::render(result, verdict, &report::terminal::Style { color })
+        }
         Format::Sarif => report::sarif::render(result, verdict),
-        Format::Markdown => report::markdown::render(result, verdict, &report::markdown::Options { baseline, ..Default::default() }),
+        Format::Markdown => report::markdown::render(
+            result,
+            verdict,
+            &report::markdown::Options {
+                baseline,
+                ..Default::default()
+            },
+        ),
     })
 }
 
 /// Read `--baseline FILE` (a JSON report from an earlier scan).
 pub fn read_baseline(path: &Path) -> Result<report::markdown::Baseline> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading baseline {}", path.display()))?;
-    report::markdown::Baseline::from_json(&text).map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading baseline {}", path.display()))?;
+    report::markdown::Baseline::from_json(&text)
+        .map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
 }
 
 /// Write to a file atomically, or to stdout.
@@ -84,7 +137,8 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
         Some(p) => write_atomic(p, text.as_bytes()),
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).context("writing to stdout")?;
+            out.write_all(text.as_bytes())
+                .context("writing to stdout")?;
             out.flush().ok();
             Ok(())
         }
@@ -93,19 +147,35 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
 
 /// Write through a temporary file in the same directory, then rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path).with_context(|| format!("replacing {}", path.display()))?;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
 }
 
 /// `mcptrustchecker scan`.
 pub fn scan(args: &ScanArgs) -> Result<i32> {
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
-    let result = scan_tree(args);
-    let verdict = report::verdict(&result, args.fail_on);
-    let color = args.output.is_none() && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut result = scan_tree(args);
+    let verdict = crate::policy::enforce(
+        &mut result,
+        &scan_root(args),
+        args.options.policy.as_deref(),
+        args.options.now,
+        args.fail_on,
+        args.max_file_bytes,
+    )
+    .map_err(|e| anyhow::anyhow!(crate::text::visible(&e.to_string())))?;
+    let color = args.output.is_none()
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none();
     let text = render_with_baseline(&result, &verdict, args.format, color, baseline)?;
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
@@ -141,7 +211,14 @@ pub fn exit_code(v: &Verdict, input_errors: bool) -> i32 {
 pub fn rules() -> String {
     let mut out = String::new();
     for r in crate::rules::all() {
-        out.push_str(&format!("{:<20} {:<8} {:<10} {:<13} {}\n", r.id, r.severity.as_str(), r.confidence.as_str(), r.category.as_str(), r.title));
+        out.push_str(&format!(
+            "{:<20} {:<8} {:<10} {:<13} {}\n",
+            r.id,
+            r.severity.as_str(),
+            r.confidence.as_str(),
+            r.category.as_str(),
+            r.title
+        ));
     }
     out
 }
@@ -162,4 +239,77 @@ pub fn explain(id: &str) -> Option<String> {
         r.fix,
         crate::rules::help_uri(&r.id)
     ))
+}
+
+/// Options of `policy init`.
+#[derive(Debug, Clone)]
+pub struct PolicyInitArgs {
+    pub paths: Vec<PathBuf>,
+    /// Where to write (default: `mcptrustchecker.toml` at the root).
+    pub output: Option<PathBuf>,
+    pub force: bool,
+    pub root: Option<PathBuf>,
+    pub now: Option<crate::policy::Date>,
+    pub max_file_bytes: u64,
+}
+
+/// `mcptrustchecker policy init`: draft a policy from the current configs (and lockfile).
+pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
+    let scan = ScanArgs {
+        paths: a.paths.clone(),
+        installed: false,
+        format: Format::Json,
+        output: None,
+        fail_on: Grade::F,
+        max_file_bytes: a.max_file_bytes,
+        root: a.root.clone(),
+        options: ScanOptions::default(),
+        lockfile: None,
+        baseline: None,
+    };
+    let root = scan_root(&scan);
+    let result = scan_tree(&scan);
+    if let Some(e) = result.errors.first() {
+        anyhow::bail!(
+            "cannot draft a policy from unreadable input: {}",
+            crate::text::visible(&e.to_string())
+        );
+    }
+    let out = a
+        .output
+        .clone()
+        .unwrap_or_else(|| root.join(crate::policy::DEFAULT_FILE));
+    if out.exists() && !a.force {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            out.display()
+        );
+    }
+    let lock_path = root.join("mcptrustchecker.lock");
+    let lock = if lock_path.is_file() {
+        let display = acquire::display_path(&lock_path, &root);
+        let text = crate::parse::read_text(&lock_path, &display, a.max_file_bytes)
+            .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        Some(
+            crate::parse::jsonc(&text, &display)
+                .map_err(|e| anyhow::anyhow!(e.to_string()))?
+                .value,
+        )
+    } else {
+        None
+    };
+    let now = a.now.unwrap_or_else(crate::policy::Date::today_utc);
+    let text = crate::policy::init::render(&result, lock.as_ref(), now);
+    write_atomic(&out, text.as_bytes())?;
+    let n = result
+        .servers
+        .iter()
+        .filter(|s| !s.surface.disabled)
+        .count();
+    eprintln!(
+        "wrote {} with {n} server entr{}: set each owner and narrow the allowlists before committing",
+        out.display(),
+        if n == 1 { "y" } else { "ies" }
+    );
+    Ok(exit::OK)
 }

@@ -1,13 +1,19 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
-use mcptrustchecker::app::{self, exit, Format, ScanArgs};
+use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
+use mcptrustchecker::lockcmd::{self, LockArgs};
+use mcptrustchecker::policy::Date;
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "mcptrustchecker", version, about = "Deterministic, offline-first security scanner for MCP servers")]
+#[command(
+    name = "mcptrustchecker",
+    version,
+    about = "Deterministic, offline-first security scanner for MCP servers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,13 +23,49 @@ struct Cli {
 enum Command {
     /// Scan MCP client configs, server descriptors and tool manifests.
     Scan(ScanCmd),
+    /// Pin every server's surface into the lockfile (only changed entries are rewritten).
+    Lock(LockCmd),
+    /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.
+    Diff(DiffCmd),
     /// List every rule.
     Rules,
+    /// Work with the policy file (`mcptrustchecker.toml`).
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
     /// Explain one rule: what, why, how to fix.
     Explain {
         /// Rule id, e.g. MTC-UNI-001.
         id: String,
     },
+}
+
+#[derive(Subcommand)]
+enum PolicyCommand {
+    /// Draft a policy from the current configs and lockfile (every server, its tools, env names and hosts).
+    Init(PolicyInitCmd),
+}
+
+#[derive(clap::Args)]
+struct PolicyInitCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// Write to FILE (default: `mcptrustchecker.toml` at the repository root).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Overwrite an existing policy file.
+    #[arg(long)]
+    force: bool,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// The date the review expiry counts from (YYYY-MM-DD; default today, UTC).
+    #[arg(long, env = "MTC_NOW")]
+    now: Option<Date>,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
 }
 
 #[derive(clap::Args)]
@@ -50,9 +92,59 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Policy file (default: `mcptrustchecker.toml` at the repository root, when present).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// The date expiries are judged against (YYYY-MM-DD; default today, UTC).
+    #[arg(long, env = "MTC_NOW")]
+    now: Option<Date>,
+    /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
     /// An earlier `--format json` report: the Markdown report shows each server's change against it.
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct LockCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// The lockfile (default: mcptrustchecker.lock at the repository root).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
+}
+
+#[derive(clap::Args)]
+struct DiffCmd {
+    #[command(flatten)]
+    lock: LockCmd,
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: DiffFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    Terminal,
+    Json,
+}
+
+impl LockCmd {
+    fn args(self, json: bool) -> LockArgs {
+        LockArgs {
+            paths: self.paths,
+            lockfile: self.lockfile,
+            root: self.root,
+            max_file_bytes: self.max_file_size,
+            json,
+        }
+    }
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -63,7 +155,11 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::INPUT_ERROR } else { exit::OK };
+            let code = if e.use_stderr() {
+                exit::INPUT_ERROR
+            } else {
+                exit::OK
+            };
             let _ = e.print();
             std::process::exit(code);
         }
@@ -81,7 +177,12 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let options = ScanOptions {
+                zero_width_threshold: c.zero_width_threshold,
+                policy: c.policy,
+                now: c.now,
+                ..ScanOptions::default()
+            };
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,
@@ -91,10 +192,23 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_file_bytes: c.max_file_size,
                 root: c.root,
                 options,
+                lockfile: c.lockfile,
                 baseline: c.baseline,
             };
             app::scan(&args)
         }
+        Command::Lock(c) => lockcmd::lock(&c.args(false)),
+        Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),
+        Command::Policy {
+            command: PolicyCommand::Init(c),
+        } => app::policy_init(&app::PolicyInitArgs {
+            paths: c.paths,
+            output: c.output,
+            force: c.force,
+            root: c.root,
+            now: c.now,
+            max_file_bytes: c.max_file_size,
+        }),
         Command::Rules => {
             app::emit(&app::rules(), None)?;
             Ok(exit::OK)

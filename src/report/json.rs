@@ -21,7 +21,19 @@ struct Report<'a> {
     sessions: Vec<Session<'a>>,
     errors: &'a [crate::parse::InputError],
     skipped: Vec<Skipped<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<PolicyOut<'a>>,
     summary: Summary<'a>,
+}
+
+/// The policy in force and its file-level findings.
+#[derive(Serialize)]
+struct PolicyOut<'a> {
+    path: &'a str,
+    fail_on: crate::score::Grade,
+    drift_fails: bool,
+    require_entries: bool,
+    findings: Vec<FindingOut<'a>>,
 }
 
 #[derive(Serialize)]
@@ -74,6 +86,8 @@ struct Server<'a> {
     score: &'a Score,
     findings: Vec<FindingOut<'a>>,
     notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<&'a crate::policy::PolicyVerdict>,
 }
 
 #[derive(Serialize)]
@@ -143,8 +157,27 @@ struct Summary<'a> {
 fn server(s: &ServerResult) -> Server<'_> {
     let t = &s.surface.transport;
     let (command, args, env, url, headers) = match t {
-        Transport::Stdio { command, args, env_names, .. } => (Some(command.as_str()), Some(args.as_slice()), Some(env_names.as_slice()), None, None),
-        Transport::Remote { url, header_names, .. } => (None, None, None, Some(url.as_str()), Some(header_names.as_slice())),
+        Transport::Stdio {
+            command,
+            args,
+            env_names,
+            ..
+        } => (
+            Some(command.as_str()),
+            Some(args.as_slice()),
+            Some(env_names.as_slice()),
+            None,
+            None,
+        ),
+        Transport::Remote {
+            url, header_names, ..
+        } => (
+            None,
+            None,
+            None,
+            Some(url.as_str()),
+            Some(header_names.as_slice()),
+        ),
         Transport::Unknown => (None, None, None, None, None),
     };
     Server {
@@ -178,30 +211,62 @@ fn server(s: &ServerResult) -> Server<'_> {
         score: &s.score,
         findings: s.findings.iter().map(finding).collect(),
         notes: &s.surface.notes,
+        policy: s.policy.as_ref(),
     }
 }
 
 fn session(s: &SessionResult) -> Session<'_> {
-    Session { id: &s.id, client: s.client.map(|c| c.as_str()), servers: &s.servers, score: &s.score, findings: s.findings.iter().map(finding).collect() }
+    Session {
+        id: &s.id,
+        client: s.client.map(|c| c.as_str()),
+        servers: &s.servers,
+        score: &s.score,
+        findings: s.findings.iter().map(finding).collect(),
+    }
 }
 
 /// Render the report as pretty JSON with a trailing newline.
 pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
-    let mut counts: BTreeMap<&'static str, usize> = Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
+    let mut counts: BTreeMap<&'static str, usize> =
+        Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
     let mut total = 0;
-    for f in r.servers.iter().flat_map(|s| &s.findings).chain(r.sessions.iter().flat_map(|s| &s.findings)) {
+    let policy_findings = r.policy.iter().flat_map(|p| &p.findings);
+    for f in r
+        .servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
+        .chain(policy_findings)
+    {
         *counts.entry(f.severity.as_str()).or_default() += 1;
         total += 1;
     }
     counts.insert("total", total);
     let report = Report {
         schema_version: SCHEMA_VERSION,
-        tool: Tool { name: "mcptrustchecker", version: crate::VERSION },
+        tool: Tool {
+            name: "mcptrustchecker",
+            version: crate::VERSION,
+        },
         methodology: crate::METHODOLOGY,
         servers: r.servers.iter().map(server).collect(),
         sessions: r.sessions.iter().map(session).collect(),
         errors: &r.errors,
-        skipped: r.skipped.iter().map(|(p, why)| Skipped { path: p, reason: why }).collect(),
+        skipped: r
+            .skipped
+            .iter()
+            .map(|(p, why)| Skipped {
+                path: p,
+                reason: why,
+            })
+            .collect(),
+        policy: r.policy.as_ref().map(|p| PolicyOut {
+            path: &p.path,
+            fail_on: p.fail_on,
+            drift_fails: p.drift_fails,
+            require_entries: p.require_entries,
+            findings: p.findings.iter().map(finding).collect(),
+        }),
         summary: Summary {
             worst_grade: verdict.worst_grade.map(|g| g.as_str()),
             servers: r.servers.len(),
@@ -211,7 +276,8 @@ pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
             gate: verdict,
         },
     };
-    let mut s = serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
+    let mut s = serde_json::to_string_pretty(&report)
+        .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
     s.push('\n');
     s
 }

@@ -192,12 +192,12 @@ fn rule_link(id: &str) -> String {
     format!("[{}]({})", escape_inline(id), crate::rules::help_uri(id))
 }
 
-/// Where a finding belongs: a server or a session.
-fn scope_of<'a>(f: &'a Finding, fallback: &'a str, session: bool) -> String {
-    match (&f.server, session) {
-        (Some(id), _) => format!("server {}", escape_inline(id)),
-        (None, true) => format!("session {}", escape_inline(fallback)),
-        (None, false) => format!("server {}", escape_inline(fallback)),
+/// Where a finding belongs: its server, else `kind` (`server`, `session` or
+/// `policy file`) and that id or path.
+fn scope_of(f: &Finding, fallback: &str, kind: &str) -> String {
+    match &f.server {
+        Some(id) => format!("server {}", escape_inline(id)),
+        None => format!("{kind} {}", escape_inline(fallback)),
     }
 }
 
@@ -311,6 +311,24 @@ fn diff_group(d: &CatalogDiff, label: &str, rank: u8) -> Part {
     }
 }
 
+/// The seed's gate verdict for one server: pass, fail, or exception (owner, expiry).
+fn policy_cell(v: Option<&crate::policy::PolicyVerdict>) -> String {
+    use crate::policy::Decision;
+    let Some(v) = v else {
+        return "—".into();
+    };
+    match (v.decision, &v.exception) {
+        (Decision::Fail, _) => "**fail**".into(),
+        (Decision::Exception, Some(x)) => format!(
+            "exception ({}, until {})",
+            escape_cut(&x.owner, 80),
+            escape_cut(&x.expires, 40)
+        ),
+        (Decision::Exception, None) => "exception".into(),
+        (Decision::Pass, _) => "pass".into(),
+    }
+}
+
 fn change_cell(s: &ServerResult, base: &Baseline) -> String {
     match base.servers.get(&s.surface.id) {
         None => "new".into(),
@@ -339,12 +357,17 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
         .flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_of(f, &s.surface.id, false)))
+                .map(move |f| (f, scope_of(f, &s.surface.id, "server")))
         })
         .chain(r.sessions.iter().flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_of(f, &s.id, true)))
+                .map(move |f| (f, scope_of(f, &s.id, "session")))
+        }))
+        .chain(r.policy.iter().flat_map(|p| {
+            p.findings
+                .iter()
+                .map(move |f| (f, scope_of(f, &p.path, "policy file")))
         }))
         .collect();
     let mut counts: BTreeMap<Severity, usize> = BTreeMap::new();
@@ -392,12 +415,20 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
     // Servers table.
     if !r.servers.is_empty() {
         let base = opts.baseline.as_ref();
+        let policy = r.policy.is_some() || r.servers.iter().any(|s| s.policy.is_some());
         let mut head = String::from("| Server | Grade | Score | Coverage |");
-        head.push_str(if base.is_some() {
-            " Change |\n|---|---|---|---|---|\n"
-        } else {
-            "\n|---|---|---|---|\n"
-        });
+        let mut cols = 4;
+        if policy {
+            head.push_str(" Policy |");
+            cols += 1;
+        }
+        if base.is_some() {
+            head.push_str(" Change |");
+            cols += 1;
+        }
+        head.push('\n');
+        head.push_str(&"|---".repeat(cols));
+        head.push_str("|\n");
         let mut rows: Vec<(String, u8)> = Vec::new();
         for s in &r.servers {
             let mut row = format!(
@@ -413,6 +444,9 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                 s.score.value,
                 s.surface.coverage.as_str()
             );
+            if policy {
+                let _ = write!(row, " {} |", policy_cell(s.policy.as_ref()));
+            }
             if let Some(b) = base {
                 let _ = write!(row, " {} |", change_cell(s, b));
             }
@@ -424,8 +458,9 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                 if !r.servers.iter().any(|s| &s.surface.id == id) {
                     rows.push((
                         format!(
-                            "| {} | — | — | — | removed (was {g}, {value}/100) |\n",
-                            escape_cut(id, 200)
+                            "| {} | — | — | — |{} removed (was {g}, {value}/100) |\n",
+                            escape_cut(id, 200),
+                            if policy { " — |" } else { "" }
                         ),
                         8,
                     ));

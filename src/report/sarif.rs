@@ -204,11 +204,12 @@ fn descriptor(r: &Rule) -> sarif::ReportingDescriptor {
         .build()
 }
 
-/// One finding with the scope (server or session id) it belongs to.
+/// One finding with the scope it belongs to: `kind` is `server`, `session` or
+/// `policy` (a finding about the policy file itself), `scope` that id or path.
 struct Candidate<'a> {
     f: &'a Finding,
     scope: &'a str,
-    session: bool,
+    kind: &'static str,
     uri: String,
     order: usize,
 }
@@ -241,11 +242,7 @@ fn result(
     occurrence: usize,
 ) -> sarif::Result {
     let f = c.f;
-    let mut who = vec![format!(
-        "{} {}",
-        if c.session { "session" } else { "server" },
-        c.scope
-    )];
+    let mut who = vec![format!("{} {}", c.kind, c.scope)];
     if let Some(t) = &f.tool {
         who.push(format!("tool {t}"));
     }
@@ -269,10 +266,7 @@ fn result(
     let mut props = BTreeMap::new();
     props.insert("severity".to_string(), json!(f.severity.as_str()));
     props.insert("confidence".to_string(), json!(f.confidence.as_str()));
-    props.insert(
-        if c.session { "session" } else { "server" }.to_string(),
-        json!(c.scope),
-    );
+    props.insert(c.kind.to_string(), json!(c.scope));
     if let Some(s) = security_severity(f.severity) {
         props.insert("security-severity".to_string(), json!(s));
     }
@@ -322,29 +316,37 @@ pub fn render(r: &ScanResult, v: &Verdict) -> String {
 /// Render the SARIF log, keeping within `limits`.
 pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
     // Every finding with the scope it belongs to, in report order.
-    let mut all: Vec<(&Finding, &str, bool)> = Vec::new();
+    let mut all: Vec<(&Finding, &str, &'static str)> = Vec::new();
     for s in &r.servers {
         for f in &s.findings {
-            all.push((f, f.server.as_deref().unwrap_or(&s.surface.id), false));
+            all.push((f, f.server.as_deref().unwrap_or(&s.surface.id), "server"));
         }
     }
     for s in &r.sessions {
         for f in &s.findings {
             match f.server.as_deref() {
-                Some(id) => all.push((f, id, false)),
-                None => all.push((f, &s.id, true)),
+                Some(id) => all.push((f, id, "server")),
+                None => all.push((f, &s.id, "session")),
+            }
+        }
+    }
+    if let Some(p) = &r.policy {
+        for f in &p.findings {
+            match f.server.as_deref() {
+                Some(id) => all.push((f, id, "server")),
+                None => all.push((f, &p.path, "policy")),
             }
         }
     }
     let mut notes = Vec::new();
     let mut candidates = Vec::new();
     let mut unlocated = 0usize;
-    for (order, (f, scope, session)) in all.into_iter().enumerate() {
+    for (order, (f, scope, kind)) in all.into_iter().enumerate() {
         match repo_uri(&f.location.path) {
             Some(uri) => candidates.push(Candidate {
                 f,
                 scope,
-                session,
+                kind,
                 uri,
                 order,
             }),
@@ -508,6 +510,7 @@ mod tests {
             score,
             digest: String::new(),
             drift: None,
+            policy: None,
         }
     }
 

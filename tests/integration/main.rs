@@ -1,6 +1,11 @@
 //! Integration tests: all in one binary (faster to link), each module runs the
 //! real `mcptrustchecker` binary on fixtures.
 
+mod bad_input;
 mod common;
+mod formats;
 mod foundation;
+mod hostile;
+mod lockfile;
 mod outputs;
+mod policy;

@@ -62,12 +62,13 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -209,6 +210,7 @@ fn github_rules(text: &str, root: &Path) -> BTreeMap<String, u32> {
         let scope = r["properties"]["server"]
             .as_str()
             .or(r["properties"]["session"].as_str())
+            .or(r["properties"]["policy"].as_str())
             .unwrap();
         assert!(
             msg.contains(&mcptrustchecker::report::sarif::message_text(scope)),
@@ -583,6 +585,7 @@ fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
             diff: diff.clone(),
             lock_location: Location::new("mcptrustchecker.lock", 4, 3),
         }),
+        policy: None,
     };
     s.score = mcptrustchecker::score::score(&s.findings);
     let r = ScanResult {
@@ -739,4 +742,55 @@ fn huge_catalog_report_stays_under_the_comment_limit() {
     let v: Value = serde_json::from_str(&sarif).unwrap();
     assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), 151);
     validate_schema(&write_sarifs(root, &[sarif]));
+}
+
+#[test]
+fn policy_verdicts_and_policy_file_findings_reach_both_formats() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::write(
+        root.join("mcp.json"),
+        r#"{"mcpServers": {"a": {"command": "npx", "args": ["-y", "a@latest"]}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("mcptrustchecker.toml"),
+        "version = 1\n\n[servers.\"mcp.json#a\"]\nowner = \"@octocat\"\nreview_expires = 2020-01-01\ntransport = \"stdio\"\ncommand = \"npx\"\nargs = [\"-y\", \"a@1.0.0\"]\n\n[servers.\"gone.json#old\"]\nowner = \"team\"\nreview_expires = 2030-01-01\n",
+    )
+    .unwrap();
+    let r = root.to_str().unwrap();
+    let sarif = sarif_scan(&[r, "--root", r, "--now", "2026-11-30"], root);
+    let v: Value = serde_json::from_str(&sarif).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let stale = results
+        .iter()
+        .find(|x| x["ruleId"] == "MTC-POL-011")
+        .expect("stale entry reported");
+    assert_eq!(
+        stale["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "mcptrustchecker.toml"
+    );
+    validate_schema(&write_sarifs(root, &[sarif]));
+    let out = mtc()
+        .args([
+            "scan",
+            r,
+            "--root",
+            r,
+            "--now",
+            "2026-11-30",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("| Server | Grade | Score | Coverage | Policy |"),
+        "{md}"
+    );
+    assert!(md.contains("| **fail** |"));
+    assert!(md.contains("#mtc-pol-011"));
+    let h = gfm(&md);
+    assert_inert(&h, &md);
 }
