@@ -702,7 +702,6 @@ fn huge_catalog_report_stays_under_the_comment_limit() {
         .map(|c| char::from_u32(c as u32 + 0xE0000).unwrap())
         .collect();
     // 150 tools with long names: each finding quotes the name several times.
-    // (Kept small: acquisition is quadratic in descriptor size for now.)
     let tools: Vec<Value> = (0..150).map(|i| serde_json::json!({"name": format!("tool_{i:04}_{}", "x".repeat(180)), "description": format!("Tool {i}.{hidden}"), "inputSchema": {"type": "object"}})).collect();
     let desc =
         serde_json::json!({"serverInfo": {"name": "big", "version": "1.0.0"}, "tools": tools});
