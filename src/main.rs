@@ -112,6 +112,9 @@ struct ScanCmd {
     /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
     #[arg(long)]
     lockfile: Option<PathBuf>,
+    /// An earlier `--format json` report: the Markdown report shows each server's change against it.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     #[command(flatten)]
     live: LiveFlags,
 }
@@ -272,6 +275,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 options,
                 lockfile: c.lockfile,
                 live,
+                baseline: c.baseline,
             };
             app::scan(&args)
         }

@@ -8,5 +8,6 @@ mod foundation;
 mod hostile;
 mod live;
 mod lockfile;
+mod outputs;
 mod policy;
 mod supply;
