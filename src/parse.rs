@@ -116,7 +116,7 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         return Err(InputError::at(display, 1, 1, "empty document"));
     };
     let mut doc = Doc::default();
-    let mut b = JsonBuilder { text, doc: &mut doc };
+    let mut b = JsonBuilder { text, doc: &mut doc, cursor: (0, 1, 1) };
     let value = b.convert(&root, String::new(), 0).map_err(|m| InputError::new(display, m))?;
     doc.value = value;
     Ok(doc)
@@ -125,9 +125,34 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
 struct JsonBuilder<'a, 'd> {
     text: &'a str,
     doc: &'d mut Doc,
+    /// (byte offset, line, column) of the last position computed: nodes come in
+    /// document order, so positions are found by walking forward (linear, where
+    /// `line_col` from the start for each node was quadratic on large catalogs).
+    cursor: (usize, u32, u32),
 }
 
 impl JsonBuilder<'_, '_> {
+    fn line_col(&mut self, offset: usize) -> (u32, u32) {
+        let mut end = offset.min(self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end < self.cursor.0 {
+            self.cursor = (0, 1, 1);
+        }
+        let (start, mut line, mut col) = self.cursor;
+        for c in self.text[start..end].chars() {
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        self.cursor = (end, line, col);
+        (line, col)
+    }
+
     fn convert(&mut self, v: &jsonc_parser::ast::Value<'_>, ptr: String, depth: usize) -> Result<Value, String> {
         use jsonc_parser::ast::Value as A;
         use jsonc_parser::common::Ranged;
@@ -143,7 +168,7 @@ impl JsonBuilder<'_, '_> {
                 let mut out = Vec::with_capacity(a.elements.len());
                 for (i, e) in a.elements.iter().enumerate() {
                     let p = format!("{ptr}/{i}");
-                    let (l, c) = line_col(self.text, e.range().start);
+                    let (l, c) = self.line_col(e.range().start);
                     self.doc.positions.insert(p.clone(), (l, c));
                     out.push(self.convert(e, p, depth + 1)?);
                 }
@@ -154,7 +179,7 @@ impl JsonBuilder<'_, '_> {
                 for prop in &o.properties {
                     let key = prop.name.as_str().to_string();
                     let p = format!("{ptr}/{}", ptr_seg(&key));
-                    let (l, c) = line_col(self.text, prop.range.start);
+                    let (l, c) = self.line_col(prop.range.start);
                     if map.contains_key(&key) {
                         if let Some(&(ol, oc)) = self.doc.positions.get(&p) {
                             self.doc.duplicates.push((p.clone(), ol, oc));

@@ -39,6 +39,7 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("injection", include_str!("data/rules/injection.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

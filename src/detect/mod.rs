@@ -4,6 +4,7 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod injection;
 pub mod meta;
 pub mod unicode;
 
@@ -114,6 +115,7 @@ pub struct ScanResult {
 fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    injection::check(s, opts, out);
     let _ = roles;
 }
 
