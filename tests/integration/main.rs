@@ -2,4 +2,5 @@
 //! real `mcptrustchecker` binary on fixtures.
 
 mod common;
+mod detection;
 mod foundation;
