@@ -7,7 +7,7 @@ use crate::common::*;
 use mcptrustchecker::finding::{Confidence, Finding, Severity};
 use mcptrustchecker::score::{self, Grade};
 use mcptrustchecker::surface::Location;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -22,7 +22,11 @@ fn scan_files(paths: &[PathBuf]) -> BTreeMap<String, Value> {
         .iter()
         .map(|s| {
             let id = s["id"].as_str().unwrap();
-            let stem = std::path::Path::new(id).file_stem().unwrap().to_string_lossy().into_owned();
+            let stem = std::path::Path::new(id)
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             (stem, s.clone())
         })
         .collect()
@@ -43,7 +47,9 @@ fn stage12_grade(server: &Value) -> Grade {
         .map(|f| {
             let sev: Severity = serde_json::from_value(f["severity"].clone()).unwrap();
             let conf: Confidence = serde_json::from_value(f["confidence"].clone()).unwrap();
-            Finding::new(f["rule_id"].as_str().unwrap(), "", Location::default()).severity(sev).confidence(conf)
+            Finding::new(f["rule_id"].as_str().unwrap(), "", Location::default())
+                .severity(sev)
+                .confidence(conf)
         })
         .collect();
     score::score(&findings).grade
@@ -54,7 +60,13 @@ fn flagged(server: &Value) -> bool {
 }
 
 fn rules_of(server: &Value) -> Vec<String> {
-    server["findings"].as_array().unwrap().iter().filter(|f| is_stage12(f)).map(|f| f["rule_id"].as_str().unwrap().to_string()).collect()
+    server["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| is_stage12(f))
+        .map(|f| f["rule_id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn write(dir: &std::path::Path, name: &str, v: &Value) -> PathBuf {
@@ -64,25 +76,41 @@ fn write(dir: &std::path::Path, name: &str, v: &Value) -> PathBuf {
 }
 
 fn pct(a: usize, n: usize) -> f64 {
-    if n == 0 { 0.0 } else { 100.0 * a as f64 / n as f64 }
+    if n == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / n as f64
+    }
 }
 
 #[test]
 fn benchmark_corpus_recall_and_false_positives() {
-    let corpus: Vec<Value> = serde_json::from_slice(&std::fs::read(corpora().join("mcptrustchecker-benchmark/corpus.json")).unwrap()).unwrap();
+    let corpus: Vec<Value> = serde_json::from_slice(
+        &std::fs::read(corpora().join("mcptrustchecker-benchmark/corpus.json")).unwrap(),
+    )
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let paths: Vec<PathBuf> = corpus.iter().map(|c| write(dir.path(), c["id"].as_str().unwrap(), &c["manifest"])).collect();
+    let paths: Vec<PathBuf> = corpus
+        .iter()
+        .map(|c| write(dir.path(), c["id"].as_str().unwrap(), &c["manifest"]))
+        .collect();
     let servers = scan_files(&paths);
     let (mut tp, mut fnn, mut fp, mut tn, mut textual, mut textual_tp) = (0, 0, 0, 0, 0, 0);
     let mut other_stage = Vec::new();
     for c in &corpus {
         let id = c["id"].as_str().unwrap();
-        let s = servers.get(id).unwrap_or_else(|| panic!("case {id} was not scanned"));
+        let s = servers
+            .get(id)
+            .unwrap_or_else(|| panic!("case {id} was not scanned"));
         let hit = flagged(s);
         // Cases whose only malicious content is package metadata need the supply-chain stage.
         let needs_package_stage = c["manifest"].get("packageMeta").is_some();
         if c["label"] == "malicious" {
-            if hit { tp += 1 } else { fnn += 1 }
+            if hit {
+                tp += 1
+            } else {
+                fnn += 1
+            }
             if !needs_package_stage || hit {
                 textual += 1;
                 textual_tp += usize::from(hit);
@@ -127,9 +155,15 @@ fn safetybench_cases() -> Vec<(String, String, Value)> {
         let cat = d["attack_category"].as_str().unwrap_or("?").to_string();
         let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
         let mut tools = Vec::new();
-        for m in d["mcp_server_modifications"].as_array().into_iter().flatten() {
+        for m in d["mcp_server_modifications"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             if let Some(desc) = m["modification_description"].as_str() {
-                tools.push(json!({"name": m["tool_name"].as_str().unwrap_or("tool"), "description": desc}));
+                tools.push(
+                    json!({"name": m["tool_name"].as_str().unwrap_or("tool"), "description": desc}),
+                );
             }
         }
         let adds = match &d["mcp_server_additions"] {
@@ -156,9 +190,16 @@ fn safetybench_cases() -> Vec<(String, String, Value)> {
 #[test]
 fn safetybench_recall_per_attack_category() {
     let cases = safetybench_cases();
-    assert!(cases.len() >= 150, "expected the 162 metadata payloads, found {}", cases.len());
+    assert!(
+        cases.len() >= 150,
+        "expected the 162 metadata payloads, found {}",
+        cases.len()
+    );
     let dir = tempfile::tempdir().unwrap();
-    let paths: Vec<PathBuf> = cases.iter().map(|(id, _, m)| write(dir.path(), id, m)).collect();
+    let paths: Vec<PathBuf> = cases
+        .iter()
+        .map(|(id, _, m)| write(dir.path(), id, m))
+        .collect();
     let servers = scan_files(&paths);
     let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (id, cat, _) in &cases {
@@ -172,8 +213,14 @@ fn safetybench_recall_per_attack_category() {
         println!("  {cat}: {a}/{n} = {:.0}%", pct(*a, *n));
     }
     // Poisoned descriptions are textual: stages 1–2 must catch nearly all of them.
-    let (pa, pn) = per.iter().filter(|(c, _)| c.starts_with("Tool Poisoning") || **c == "Tool Shadowing").fold((0, 0), |a, (_, b)| (a.0 + b.0, a.1 + b.1));
-    println!("  tool poisoning + shadowing together: {pa}/{pn} = {:.1}%", pct(pa, pn));
+    let (pa, pn) = per
+        .iter()
+        .filter(|(c, _)| c.starts_with("Tool Poisoning") || **c == "Tool Shadowing")
+        .fold((0, 0), |a, (_, b)| (a.0 + b.0, a.1 + b.1));
+    println!(
+        "  tool poisoning + shadowing together: {pa}/{pn} = {:.1}%",
+        pct(pa, pn)
+    );
     assert!(pct(pa, pn) >= 85.0, "poisoning recall fell");
     assert!(pct(hit, n) >= 60.0, "overall recall fell");
 }
@@ -193,11 +240,31 @@ fn real_catalogs_stay_at_c_or_better() {
     let mut total = 0;
     for (name, s) in &servers {
         let g = stage12_grade(s);
-        for f in s["findings"].as_array().unwrap().iter().filter(|f| is_stage12(f)) {
+        for f in s["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| is_stage12(f))
+        {
             total += 1;
-            println!("  {name} [{}] {} {}/{} {} :: {}", g.as_str(), f["rule_id"], f["severity"], f["confidence"], f["field"], f["evidence"]);
+            println!(
+                "  {name} [{}] {} {}/{} {} :: {}",
+                g.as_str(),
+                f["rule_id"],
+                f["severity"],
+                f["confidence"],
+                f["field"],
+                f["evidence"]
+            );
         }
-        assert!(g <= Grade::C, "{name} graded {} by stages 1–2 alone", g.as_str());
+        assert!(
+            g <= Grade::C,
+            "{name} graded {} by stages 1–2 alone",
+            g.as_str()
+        );
     }
-    println!("real-catalogs: {} servers, {total} stage 1–2 findings, none worse than C", servers.len());
+    println!(
+        "real-catalogs: {} servers, {total} stage 1–2 findings, none worse than C",
+        servers.len()
+    );
 }
