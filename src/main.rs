@@ -24,7 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Scan MCP client configs, server descriptors and tool manifests.
-    Scan(ScanCmd),
+    Scan(Box<ScanCmd>),
     /// Pin every server's surface into the lockfile (only changed entries are rewritten).
     Lock(LockCmd),
     /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.

@@ -3,6 +3,7 @@
 
 mod bad_input;
 mod common;
+mod detection;
 mod formats;
 mod foundation;
 mod hostile;
