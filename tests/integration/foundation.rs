@@ -162,3 +162,18 @@ fn terminal_output_never_contains_raw_escapes_from_input() {
     assert!(!text.contains('\u{1b}'), "raw ESC leaked: {text:?}");
     assert!(text.contains("tools.json"));
 }
+
+#[test]
+fn docs_rules_md_is_in_sync_with_the_catalogue() {
+    let out = mtc().args(["rules", "--markdown"]).output().unwrap();
+    assert!(out.status.success());
+    let generated = String::from_utf8(out.stdout).unwrap();
+    let committed = std::fs::read_to_string(repo().join("docs/rules.md")).unwrap_or_default();
+    assert!(
+        generated == committed,
+        "docs/rules.md is stale: run `cargo run -- rules --markdown > docs/rules.md`"
+    );
+    for r in mcptrustchecker::rules::all() {
+        assert!(generated.contains(&format!("<a id=\"{}\"></a>", r.id.to_ascii_lowercase())));
+    }
+}
