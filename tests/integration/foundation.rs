@@ -8,8 +8,12 @@ fn demo_scans_and_fails_on_the_poisoned_server() {
     assert_eq!(code, 1, "the poisoned notes server is graded F");
     let notes = server(&r, "fixtures/demo/servers/notes/tools.json");
     assert_eq!(notes["score"]["grade"], "F");
-    let f = &notes["findings"][0];
-    assert_eq!(f["rule_id"], "MTC-UNI-001");
+    let f = notes["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "MTC-UNI-001")
+        .expect("UNI-001");
     assert!(f["evidence"].as_str().unwrap().contains("~/.ssh/id_rsa"));
     assert_eq!(
         f["location"]["path"],
