@@ -50,6 +50,22 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Add a client's built-in tools (shell, file, web) to every session:
+    /// claude-code, cursor, vscode, windsurf, codex, gemini-cli, cline, or `auto`
+    /// (the client each config belongs to).
+    #[arg(long, value_name = "CLIENT", value_parser = parse_client)]
+    include_builtins: Option<String>,
+    /// Also allow this stdio executable (repeatable; default list: npx, uvx, python, python3, node, docker, deno).
+    #[arg(long, value_name = "NAME")]
+    allow_exec: Vec<String>,
+}
+
+fn parse_client(s: &str) -> Result<String, String> {
+    if s == "auto" || mcptrustchecker::detect::builtins_for(s).is_some() {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(format!("no built-in tool profile for `{s}` (known: auto, {})", mcptrustchecker::detect::builtins::known_clients().join(", ")))
+    }
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -78,7 +94,8 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let mut options = ScanOptions { zero_width_threshold: c.zero_width_threshold, include_builtins: c.include_builtins, ..ScanOptions::default() };
+            options.exec_allowlist.extend(c.allow_exec);
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,

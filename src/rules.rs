@@ -39,6 +39,9 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("capability", include_str!("data/rules/capability.toml")),
+    ("toxic_flow", include_str!("data/rules/toxic_flow.toml")),
+    ("posture", include_str!("data/rules/posture.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

@@ -4,8 +4,15 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod builtins;
+pub mod capability;
 pub mod meta;
+pub mod posture;
+pub mod shadow;
+pub mod toxic_flow;
 pub mod unicode;
+
+pub use builtins::builtins_for;
 
 use crate::acquire::Acquired;
 use crate::finding::{sort_dedup, Finding};
@@ -114,11 +121,16 @@ pub struct ScanResult {
 fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     meta::check(s, out);
     unicode::check(s, opts, out);
-    let _ = roles;
+    capability::check(s, opts, roles, out);
+    toxic_flow::check_server(s, roles, out);
+    posture::check(s, opts, out);
 }
 
 /// Session stages (cross-server), in pipeline order.
-fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Vec<Finding>) {}
+fn session_stages(servers: &[&ServerResult], opts: &ScanOptions, out: &mut Vec<Finding>) {
+    toxic_flow::check_session(servers, opts, out);
+    shadow::check(servers, out);
+}
 
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
