@@ -39,6 +39,9 @@ struct NameLex {
     untrusted_standalone: Vec<String>,
     untrusted_objects: Vec<String>,
     untrusted_phrases: Vec<String>,
+    untrusted_object_phrases: Vec<String>,
+    not_sink_phrases: Vec<String>,
+    param_id_tokens: Vec<String>,
     sensitive_standalone: Vec<String>,
     sensitive_objects: Vec<String>,
     file_objects: Vec<String>,
@@ -69,6 +72,7 @@ struct Lexicon {
     params: ParamLex,
     desc: Vec<(Role, Vec<Regex>)>,
     exec_context: Regex,
+    exec_negative: Regex,
     recipient_context: Regex,
 }
 
@@ -77,13 +81,16 @@ fn lexicon() -> &'static Lexicon {
     LEX.get_or_init(|| {
         // Compiled in and covered by a unit test: a parse failure is a build defect.
         let file: LexiconFile = toml_edit::de::from_str(include_str!("../data/capability_lexicon.toml")).unwrap_or_else(|e| panic!("capability_lexicon.toml is invalid: {e}"));
-        let compile = |p: &str| Regex::new(p).unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"));
+        // ASCII word boundaries: a Unicode `\b` disables the lazy DFA and costs ~100× on long descriptions.
+        let compile = |p: &str| Regex::new(&p.replace("\\b", "(?-u:\\b)")).unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"));
         let mut desc = Vec::new();
         let mut exec_context = None;
+        let mut exec_negative = None;
         let mut recipient_context = None;
         for (key, entry) in &file.description {
             match (key.as_str(), entry) {
                 ("exec_context", DescEntry::One(p)) => exec_context = Some(compile(p)),
+                ("exec_negative", DescEntry::One(p)) => exec_negative = Some(compile(p)),
                 ("recipient_context", DescEntry::One(p)) => recipient_context = Some(compile(p)),
                 (k, DescEntry::List(ps)) => {
                     let role = role_from_str(k).unwrap_or_else(|| panic!("capability_lexicon.toml: unknown role {k}"));
@@ -97,6 +104,7 @@ fn lexicon() -> &'static Lexicon {
             params: file.params,
             desc,
             exec_context: exec_context.expect("exec_context"),
+            exec_negative: exec_negative.expect("exec_negative"),
             recipient_context: recipient_context.expect("recipient_context"),
         }
     })
@@ -218,7 +226,7 @@ pub fn classify(item: &Item) -> ToolRoles {
     // untrusted-input
     if let Some(t) = any_in(&toks, &n.untrusted_standalone) {
         r.add(Role::UntrustedInput, Basis::Name, format!("name token `{t}`"));
-    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases) {
+    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases).or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases))) {
         r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
     } else if let (Some(v), Some(o)) = (read, any_in(&toks, &n.untrusted_objects)) {
         r.add(Role::UntrustedInput, Basis::Name, format!("name `{v} … {o}`"));
@@ -233,7 +241,8 @@ pub fn classify(item: &Item) -> ToolRoles {
         r.add(Role::SensitiveSource, Basis::Name, format!("name `{v} … {o}`"));
     }
     // external-sink
-    if let Some(t) = any_in(&toks, &n.send_verbs) {
+    let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some();
+    if let Some(t) = any_in(&toks, &n.send_verbs).filter(|_| !not_sink) {
         r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
     } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
         r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
@@ -258,29 +267,31 @@ pub fn classify(item: &Item) -> ToolRoles {
     // Parameter shape.
     let ps = params(item);
     let p = &lex.params;
-    let tool_ctx = lex.exec_context.is_match(&desc) || r.has(Role::CodeExec);
-    let has_url = ps.iter().find(|(k, _)| any_in(&tokens(k), &p.url).is_some()).map(|(k, _)| *k);
+    let router = lex.exec_negative.is_match(&desc);
+    let tool_ctx = (lex.exec_context.is_match(&desc) && !router) || r.has(Role::CodeExec);
+    let has_url = ps.iter().find(|(k, _)| { let t = tokens(k); any_in(&t, &p.url).is_some() && any_in(&t, &n.param_id_tokens).is_none() }).map(|(k, _)| *k);
     let http = ps.iter().find(|(k, _)| any_in(&tokens(k), &p.http_shape).is_some()).map(|(k, _)| *k);
     let mutating_name = write.is_some() || any_in(&toks, &n.send_verbs).is_some();
     for (k, schema) in &ps {
         let pt = tokens(k);
         let pdesc = schema.get("description").and_then(Value::as_str).unwrap_or("").to_lowercase();
-        if any_in(&pt, &p.command).is_some() && unconstrained(schema) && (tool_ctx || lex.exec_context.is_match(&pdesc)) && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx) {
+        let ident = any_in(&pt, &n.param_id_tokens).is_some();
+        if any_in(&pt, &p.command).is_some() && unconstrained(schema) && (tool_ctx || (lex.exec_context.is_match(&pdesc) && !router)) && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx) {
             r.add(Role::CodeExec, Basis::Param, format!("parameter `{k}`"));
         }
-        if any_in(&pt, &p.path).is_some() {
-            if read.is_some() || (!mutating_name && !r.has(Role::FileWrite)) {
+        if any_in(&pt, &p.path).is_some() && !ident && any_in(&pt, &p.url).is_none() && any_in(&pt, &p.recipient).is_none() {
+            if read.is_some() && write.is_none() {
                 r.add(Role::SensitiveSource, Basis::Param, format!("path parameter `{k}`"));
             }
             if write.is_some() {
                 r.add(Role::FileWrite, Basis::Param, format!("path parameter `{k}` on a `{}` tool", write.unwrap_or("")));
             }
         }
-        let is_to = k.eq_ignore_ascii_case("to");
-        if any_in(&pt, &p.recipient).is_some() && (!is_to || lex.recipient_context.is_match(&pdesc) || schema.get("format").and_then(Value::as_str) == Some("email")) {
+        let is_to = k.eq_ignore_ascii_case("to") && (lex.recipient_context.is_match(&pdesc) || schema.get("format").and_then(Value::as_str) == Some("email"));
+        if any_in(&pt, &p.recipient).is_some() || is_to {
             r.add(Role::ExternalSink, Basis::Param, format!("recipient parameter `{k}`"));
         }
-        if any_in(&pt, &p.sql).is_some() {
+        if any_in(&pt, &p.sql).is_some() && write.is_none() {
             r.add(Role::SensitiveSource, Basis::Param, format!("parameter `{k}`"));
         }
     }
@@ -294,7 +305,8 @@ pub fn classify(item: &Item) -> ToolRoles {
     }
 
     // Getter exclusion: `get_…`, `list_…`, `…_status` do not send or write.
-    let getter = n.getter_prefixes.iter().any(|g| g == first) || toks.last().is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
+    let second = toks.get(1).map(String::as_str).unwrap_or("");
+    let getter = n.getter_prefixes.iter().any(|g| g == first || g == second) || toks.last().is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
     if getter && any_in(&toks, &n.mutation_tokens).is_none() {
         r.roles.remove(&Role::ExternalSink);
         r.roles.remove(&Role::FileWrite);
@@ -326,12 +338,43 @@ pub fn secret_field(name: &str) -> bool {
 /// Stage 3 over one server: fills `roles` and emits MTC-CAP-*.
 pub fn check(s: &ServerSurface, _opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
     let lex = lexicon();
+    let mut exec: Vec<(&Item, String)> = Vec::new();
+    let mut write: Vec<(&Item, String)> = Vec::new();
+    let mut undeclared: Vec<(&Item, String)> = Vec::new();
     for item in &s.tools {
         let tr = classify(item);
         roles.insert(item.name.clone(), tr.set());
         tool_findings(s, item, &tr, lex, out);
+        let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
+        if tr.has(Role::CodeExec) {
+            exec.push((item, why(Role::CodeExec)));
+        }
+        if tr.has(Role::FileWrite) {
+            write.push((item, why(Role::FileWrite)));
+        }
+        if (tr.has(Role::FileWrite) || tr.has(Role::CodeExec)) && annotation(item, "destructiveHint").is_none() {
+            undeclared.push((item, String::new()));
+        }
     }
+    // Capability inventory: one finding per server listing the tools (the score
+    // should measure that the server can run code, not how many ways it can).
+    inventory(s, "MTC-CAP-001", "can execute code or commands", &exec, out);
+    inventory(s, "MTC-CAP-002", "can write, move or delete files", &write, out);
+    inventory(s, "MTC-CAP-005", "write files or run code but declare no `destructiveHint`", &undeclared, out);
     protocol_findings(s, out);
+}
+
+fn inventory(s: &ServerSurface, id: &str, what: &str, tools: &[(&Item, String)], out: &mut Vec<Finding>) {
+    let Some((first, _)) = tools.first() else { return };
+    let names: Vec<String> = tools.iter().map(|(t, _)| format!("`{}`", t.name)).collect();
+    let shown = if names.len() > 8 { format!("{} (+{} more)", names[..8].join(", "), names.len() - 8) } else { names.join(", ") };
+    let ev: Vec<String> = tools.iter().map(|(t, w)| if w.is_empty() { t.name.clone() } else { format!("{}: {w}", t.name) }).collect();
+    out.push(
+        Finding::new(id, format!("server `{}`: {} tool(s) {what}: {shown}", s.name, tools.len()), s.location_for(Some(&first.name)))
+            .server(&s.id)
+            .tool((tools.len() == 1).then_some(first.name.as_str()))
+            .evidence(ev.join("; ")),
+    );
 }
 
 fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, out: &mut Vec<Finding>) {
@@ -339,12 +382,6 @@ fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, 
     let loc = || s.location_for(Some(t));
     let mk = |id: &str, msg: String, ev: String| Finding::new(id, msg, loc()).server(&s.id).tool(Some(t)).evidence(ev);
     let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
-    if tr.has(Role::CodeExec) {
-        out.push(mk("MTC-CAP-001", format!("server `{}`: tool `{t}` can execute code or commands", s.name), why(Role::CodeExec)));
-    }
-    if tr.has(Role::FileWrite) {
-        out.push(mk("MTC-CAP-002", format!("server `{}`: tool `{t}` can write, move or delete files", s.name), why(Role::FileWrite)));
-    }
     // CAP-003: annotations contradicted by what the name or parameters prove.
     let proven: Vec<Role> = [Role::FileWrite, Role::CodeExec, Role::ExternalSink].into_iter().filter(|r| tr.roles.get(r).is_some_and(|(b, _)| *b != Basis::Description)).collect();
     if annotation(item, "readOnlyHint") == Some(true) && !proven.is_empty() {
@@ -357,9 +394,6 @@ fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, 
     }
     if annotation(item, "openWorldHint") == Some(true) && tr.has(Role::SensitiveSource) {
         out.push(mk("MTC-CAP-004", format!("server `{}`: tool `{t}` reads sensitive data and declares `openWorldHint: true` (it reaches outside the local world)", s.name), why(Role::SensitiveSource)).field(format!("tools[{t}].annotations.openWorldHint")));
-    }
-    if (tr.has(Role::FileWrite) || tr.has(Role::CodeExec)) && annotation(item, "destructiveHint").is_none() {
-        out.push(mk("MTC-CAP-005", format!("server `{}`: tool `{t}` writes files or runs code but declares no `destructiveHint`", s.name), "no annotations.destructiveHint".into()));
     }
     // CAP-006/007/008: one per parameter, most severe first.
     let p = &lex.params;

@@ -65,12 +65,19 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
         if h[i].ui() && h[i].ss() && h[i].sink() {
             hits.push(Hit { rule: "MTC-FLOW-001", path: vec![i] });
             single = true;
-        } else if h[i].ss() && h[i].sink() {
-            hits.push(Hit { rule: "MTC-FLOW-003", path: vec![i] });
         }
     }
     let pick = |cands: &[usize], avoid: &[usize]| cands.iter().copied().find(|c| !avoid.contains(c)).or_else(|| cands.first().copied());
     let trifecta = !u.is_empty() && !s.is_empty() && !k.is_empty();
+    // The table's situations are tiers: with the trifecta present, its finding
+    // already names every source+sink tool, so FLOW-003/004/005 are not repeated.
+    if !trifecta {
+        for i in 0..h.len() {
+            if h[i].ss() && h[i].sink() {
+                hits.push(Hit { rule: "MTC-FLOW-003", path: vec![i] });
+            }
+        }
+    }
     if trifecta {
         if !single {
             let a = pick(&u, &[]).unwrap_or(0);
