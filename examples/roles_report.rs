@@ -5,9 +5,9 @@
 //! Run: `cargo run --example roles_report [CORPORA_DIR] [OUT]`
 //! (defaults: `../shared/corpora`, `bench/roles-report.md`).
 
-use mcptrustchecker::acquire::{acquire_paths, AcquireOptions};
+use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
 use mcptrustchecker::detect::capability::classify;
-use mcptrustchecker::detect::{run, Role, ScanOptions};
+use mcptrustchecker::detect::{Role, ScanOptions, run};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -15,17 +15,26 @@ use std::path::PathBuf;
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let corpora = PathBuf::from(args.next().unwrap_or_else(|| "../shared/corpora".into()));
-    let out_path = PathBuf::from(args.next().unwrap_or_else(|| "bench/roles-report.md".into()));
+    let out_path = PathBuf::from(
+        args.next()
+            .unwrap_or_else(|| "bench/roles-report.md".into()),
+    );
     let mut md = String::new();
     let mut totals: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut tools = 0usize;
     let mut body = String::new();
     for sub in ["real-catalogs", "real-configs"] {
         let dir = corpora.join(sub);
-        let opts = AcquireOptions { root: corpora.clone(), ..AcquireOptions::default() };
+        let opts = AcquireOptions {
+            root: corpora.clone(),
+            ..AcquireOptions::default()
+        };
         // Catalog manifests are read as explicit files; config directories are walked.
         let paths: Vec<PathBuf> = if sub == "real-catalogs" {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+            let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                .collect();
             v.sort();
             v
         } else {
@@ -34,12 +43,25 @@ fn main() -> anyhow::Result<()> {
         let result = run(acquire_paths(&paths, &opts), &ScanOptions::default());
         writeln!(body, "\n## {sub}\n")?;
         for s in &result.servers {
-            writeln!(body, "### `{}` — grade {} ({})\n", s.surface.id, s.score.grade, s.score.value)?;
+            writeln!(
+                body,
+                "### `{}` — grade {} ({})\n",
+                s.surface.id, s.score.grade, s.score.value
+            )?;
             let flows: Vec<String> = s
                 .findings
                 .iter()
-                .filter(|f| f.rule_id.starts_with("MTC-FLOW") || f.rule_id.starts_with("MTC-NET") || f.rule_id == "MTC-CAP-003")
-                .map(|f| format!("- {} {}/{}: {}", f.rule_id, f.severity, f.confidence, f.message))
+                .filter(|f| {
+                    f.rule_id.starts_with("MTC-FLOW")
+                        || f.rule_id.starts_with("MTC-NET")
+                        || f.rule_id == "MTC-CAP-003"
+                })
+                .map(|f| {
+                    format!(
+                        "- {} {}/{}: {}",
+                        f.rule_id, f.severity, f.confidence, f.message
+                    )
+                })
                 .collect();
             for l in &flows {
                 writeln!(body, "{l}")?;
@@ -48,7 +70,11 @@ fn main() -> anyhow::Result<()> {
                 writeln!(body)?;
             }
             if s.surface.tools.is_empty() {
-                writeln!(body, "(no tools: coverage {})\n", s.surface.coverage.as_str())?;
+                writeln!(
+                    body,
+                    "(no tools: coverage {})\n",
+                    s.surface.coverage.as_str()
+                )?;
                 continue;
             }
             writeln!(body, "| tool | roles | why |\n|---|---|---|")?;
@@ -59,18 +85,42 @@ fn main() -> anyhow::Result<()> {
                     *totals.entry(role.as_str()).or_insert(0) += 1;
                 }
                 let roles: Vec<&str> = r.roles.keys().map(|x| x.as_str()).collect();
-                let why: Vec<String> = r.roles.iter().map(|(k, (_, w))| format!("{}: {}", short(*k), w.replace('|', "\\|").replace('\n', " "))).collect();
-                writeln!(body, "| `{}` | {} | {} |", t.name, roles.join(", "), why.join("; "))?;
+                let why: Vec<String> = r
+                    .roles
+                    .iter()
+                    .map(|(k, (_, w))| {
+                        format!(
+                            "{}: {}",
+                            short(*k),
+                            w.replace('|', "\\|").replace('\n', " ")
+                        )
+                    })
+                    .collect();
+                writeln!(
+                    body,
+                    "| `{}` | {} | {} |",
+                    t.name,
+                    roles.join(", "),
+                    why.join("; ")
+                )?;
             }
             writeln!(body)?;
         }
         for (sess_i, sess) in result.sessions.iter().enumerate() {
             if !sess.findings.is_empty() {
-                writeln!(body, "Session {sess_i} `{}`: {} finding(s)\n", sess.id, sess.findings.len())?;
+                writeln!(
+                    body,
+                    "Session {sess_i} `{}`: {} finding(s)\n",
+                    sess.id,
+                    sess.findings.len()
+                )?;
             }
         }
     }
-    writeln!(md, "# Capability roles over the real corpora\n\nGenerated by `cargo run --example roles_report`; reviewed by hand (see the review section at the end of this file when present).\n")?;
+    writeln!(
+        md,
+        "# Capability roles over the real corpora\n\nGenerated by `cargo run --example roles_report`; reviewed by hand (see the review section at the end of this file when present).\n"
+    )?;
     writeln!(md, "Tools: {tools}\n\n| role | tools |\n|---|---|")?;
     for (k, v) in &totals {
         writeln!(md, "| {k} | {v} |")?;

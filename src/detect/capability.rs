@@ -80,9 +80,14 @@ fn lexicon() -> &'static Lexicon {
     static LEX: OnceLock<Lexicon> = OnceLock::new();
     LEX.get_or_init(|| {
         // Compiled in and covered by a unit test: a parse failure is a build defect.
-        let file: LexiconFile = toml_edit::de::from_str(include_str!("../data/capability_lexicon.toml")).unwrap_or_else(|e| panic!("capability_lexicon.toml is invalid: {e}"));
+        let file: LexiconFile =
+            toml_edit::de::from_str(include_str!("../data/capability_lexicon.toml"))
+                .unwrap_or_else(|e| panic!("capability_lexicon.toml is invalid: {e}"));
         // ASCII word boundaries: a Unicode `\b` disables the lazy DFA and costs ~100× on long descriptions.
-        let compile = |p: &str| Regex::new(&p.replace("\\b", "(?-u:\\b)")).unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"));
+        let compile = |p: &str| {
+            Regex::new(&p.replace("\\b", "(?-u:\\b)"))
+                .unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"))
+        };
         let mut desc = Vec::new();
         let mut exec_context = None;
         let mut exec_negative = None;
@@ -93,7 +98,8 @@ fn lexicon() -> &'static Lexicon {
                 ("exec_negative", DescEntry::One(p)) => exec_negative = Some(compile(p)),
                 ("recipient_context", DescEntry::One(p)) => recipient_context = Some(compile(p)),
                 (k, DescEntry::List(ps)) => {
-                    let role = role_from_str(k).unwrap_or_else(|| panic!("capability_lexicon.toml: unknown role {k}"));
+                    let role = role_from_str(k)
+                        .unwrap_or_else(|| panic!("capability_lexicon.toml: unknown role {k}"));
                     desc.push((role, ps.iter().map(|p| compile(p)).collect()));
                 }
                 (k, _) => panic!("capability_lexicon.toml: unexpected description entry {k}"),
@@ -177,12 +183,17 @@ impl ToolRoles {
 }
 
 fn any_in<'a>(toks: &'a [String], list: &[String]) -> Option<&'a str> {
-    toks.iter().find(|t| list.iter().any(|l| l == *t)).map(String::as_str)
+    toks.iter()
+        .find(|t| list.iter().any(|l| l == *t))
+        .map(String::as_str)
 }
 
 fn phrase_in(toks: &[String], phrases: &[String]) -> Option<String> {
     let joined = format!(" {} ", toks.join(" "));
-    phrases.iter().find(|p| joined.contains(&format!(" {p} "))).cloned()
+    phrases
+        .iter()
+        .find(|p| joined.contains(&format!(" {p} ")))
+        .cloned()
 }
 
 /// Top-level input properties: (name, schema).
@@ -197,14 +208,19 @@ pub fn params(item: &Item) -> Vec<(&str, &Value)> {
 
 /// A string parameter with nothing that narrows its value.
 pub fn unconstrained(schema: &Value) -> bool {
-    let Some(obj) = schema.as_object() else { return true };
+    let Some(obj) = schema.as_object() else {
+        return true;
+    };
     let stringy = match obj.get("type") {
         None => true,
         Some(Value::String(t)) => t == "string",
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
         _ => false,
     };
-    stringy && !["enum", "pattern", "const", "format"].iter().any(|k| obj.contains_key(*k))
+    stringy
+        && !["enum", "pattern", "const", "format"]
+            .iter()
+            .any(|k| obj.contains_key(*k))
 }
 
 /// Derive a tool's roles.
@@ -220,25 +236,45 @@ pub fn classify(item: &Item) -> ToolRoles {
     // code-exec
     if let Some(t) = any_in(&toks, &n.exec_standalone) {
         r.add(Role::CodeExec, Basis::Name, format!("name token `{t}`"));
-    } else if let (Some(v), Some(o)) = (any_in(&toks, &n.exec_verbs), any_in(&toks, &n.exec_objects)) {
+    } else if let (Some(v), Some(o)) =
+        (any_in(&toks, &n.exec_verbs), any_in(&toks, &n.exec_objects))
+    {
         r.add(Role::CodeExec, Basis::Name, format!("name `{v} … {o}`"));
     }
     // untrusted-input
     if let Some(t) = any_in(&toks, &n.untrusted_standalone) {
-        r.add(Role::UntrustedInput, Basis::Name, format!("name token `{t}`"));
-    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases).or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases))) {
+        r.add(
+            Role::UntrustedInput,
+            Basis::Name,
+            format!("name token `{t}`"),
+        );
+    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases)
+        .or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases)))
+    {
         r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
     } else if let (Some(v), Some(o)) = (read, any_in(&toks, &n.untrusted_objects)) {
-        r.add(Role::UntrustedInput, Basis::Name, format!("name `{v} … {o}`"));
+        r.add(
+            Role::UntrustedInput,
+            Basis::Name,
+            format!("name `{v} … {o}`"),
+        );
     }
     // sensitive-source
-    if let Some(t) = any_in(&toks, &n.sensitive_standalone) {
-        if write.is_none() || read.is_some() || t == "sql" {
-            r.add(Role::SensitiveSource, Basis::Name, format!("name token `{t}`"));
-        }
+    if let Some(t) = any_in(&toks, &n.sensitive_standalone)
+        && (write.is_none() || read.is_some() || t == "sql")
+    {
+        r.add(
+            Role::SensitiveSource,
+            Basis::Name,
+            format!("name token `{t}`"),
+        );
     }
     if let (Some(v), Some(o)) = (read, any_in(&toks, &n.sensitive_objects)) {
-        r.add(Role::SensitiveSource, Basis::Name, format!("name `{v} … {o}`"));
+        r.add(
+            Role::SensitiveSource,
+            Basis::Name,
+            format!("name `{v} … {o}`"),
+        );
     }
     // external-sink
     let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some();
@@ -246,7 +282,10 @@ pub fn classify(item: &Item) -> ToolRoles {
         r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
     } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
         r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
-    } else if let (Some(v), Some(o)) = (any_in(&toks, &n.create_verbs), any_in(&toks, &n.sink_objects)) {
+    } else if let (Some(v), Some(o)) = (
+        any_in(&toks, &n.create_verbs),
+        any_in(&toks, &n.sink_objects),
+    ) {
         r.add(Role::ExternalSink, Basis::Name, format!("name `{v} … {o}`"));
     }
     // file-write
@@ -259,7 +298,11 @@ pub fn classify(item: &Item) -> ToolRoles {
     if !desc.is_empty() {
         for (role, pats) in &lex.desc {
             if let Some(m) = pats.iter().find_map(|p| p.find(&desc)) {
-                r.add(*role, Basis::Description, format!("description \"{}\"", m.as_str()));
+                r.add(
+                    *role,
+                    Basis::Description,
+                    format!("description \"{}\"", m.as_str()),
+                );
             }
         }
     }
@@ -269,44 +312,98 @@ pub fn classify(item: &Item) -> ToolRoles {
     let p = &lex.params;
     let router = lex.exec_negative.is_match(&desc);
     let tool_ctx = (lex.exec_context.is_match(&desc) && !router) || r.has(Role::CodeExec);
-    let has_url = ps.iter().find(|(k, _)| { let t = tokens(k); any_in(&t, &p.url).is_some() && any_in(&t, &n.param_id_tokens).is_none() }).map(|(k, _)| *k);
-    let http = ps.iter().find(|(k, _)| any_in(&tokens(k), &p.http_shape).is_some()).map(|(k, _)| *k);
+    let has_url = ps
+        .iter()
+        .find(|(k, _)| {
+            let t = tokens(k);
+            any_in(&t, &p.url).is_some() && any_in(&t, &n.param_id_tokens).is_none()
+        })
+        .map(|(k, _)| *k);
+    let http = ps
+        .iter()
+        .find(|(k, _)| any_in(&tokens(k), &p.http_shape).is_some())
+        .map(|(k, _)| *k);
     let mutating_name = write.is_some() || any_in(&toks, &n.send_verbs).is_some();
     for (k, schema) in &ps {
         let pt = tokens(k);
-        let pdesc = schema.get("description").and_then(Value::as_str).unwrap_or("").to_lowercase();
+        let pdesc = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_lowercase();
         let ident = any_in(&pt, &n.param_id_tokens).is_some();
-        if any_in(&pt, &p.command).is_some() && unconstrained(schema) && (tool_ctx || (lex.exec_context.is_match(&pdesc) && !router)) && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx) {
+        if any_in(&pt, &p.command).is_some()
+            && unconstrained(schema)
+            && (tool_ctx || (lex.exec_context.is_match(&pdesc) && !router))
+            && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx)
+        {
             r.add(Role::CodeExec, Basis::Param, format!("parameter `{k}`"));
         }
-        if any_in(&pt, &p.path).is_some() && !ident && any_in(&pt, &p.url).is_none() && any_in(&pt, &p.recipient).is_none() {
+        if any_in(&pt, &p.path).is_some()
+            && !ident
+            && any_in(&pt, &p.url).is_none()
+            && any_in(&pt, &p.recipient).is_none()
+        {
             if read.is_some() && write.is_none() {
-                r.add(Role::SensitiveSource, Basis::Param, format!("path parameter `{k}`"));
+                r.add(
+                    Role::SensitiveSource,
+                    Basis::Param,
+                    format!("path parameter `{k}`"),
+                );
             }
             if write.is_some() {
-                r.add(Role::FileWrite, Basis::Param, format!("path parameter `{k}` on a `{}` tool", write.unwrap_or("")));
+                r.add(
+                    Role::FileWrite,
+                    Basis::Param,
+                    format!("path parameter `{k}` on a `{}` tool", write.unwrap_or("")),
+                );
             }
         }
-        let is_to = k.eq_ignore_ascii_case("to") && (lex.recipient_context.is_match(&pdesc) || schema.get("format").and_then(Value::as_str) == Some("email"));
+        let is_to = k.eq_ignore_ascii_case("to")
+            && (lex.recipient_context.is_match(&pdesc)
+                || schema.get("format").and_then(Value::as_str) == Some("email"));
         if any_in(&pt, &p.recipient).is_some() || is_to {
-            r.add(Role::ExternalSink, Basis::Param, format!("recipient parameter `{k}`"));
+            r.add(
+                Role::ExternalSink,
+                Basis::Param,
+                format!("recipient parameter `{k}`"),
+            );
         }
         if any_in(&pt, &p.sql).is_some() && write.is_none() {
-            r.add(Role::SensitiveSource, Basis::Param, format!("parameter `{k}`"));
+            r.add(
+                Role::SensitiveSource,
+                Basis::Param,
+                format!("parameter `{k}`"),
+            );
         }
     }
     if let Some(u) = has_url {
         if let Some(h) = http {
-            r.add(Role::ExternalSink, Basis::Param, format!("parameters `{u}` + `{h}` (an HTTP client)"));
-            r.add(Role::UntrustedInput, Basis::Param, format!("URL parameter `{u}`"));
+            r.add(
+                Role::ExternalSink,
+                Basis::Param,
+                format!("parameters `{u}` + `{h}` (an HTTP client)"),
+            );
+            r.add(
+                Role::UntrustedInput,
+                Basis::Param,
+                format!("URL parameter `{u}`"),
+            );
         } else if !mutating_name && !r.has(Role::ExternalSink) {
-            r.add(Role::UntrustedInput, Basis::Param, format!("URL parameter `{u}`"));
+            r.add(
+                Role::UntrustedInput,
+                Basis::Param,
+                format!("URL parameter `{u}`"),
+            );
         }
     }
 
     // Getter exclusion: `get_…`, `list_…`, `…_status` do not send or write.
     let second = toks.get(1).map(String::as_str).unwrap_or("");
-    let getter = n.getter_prefixes.iter().any(|g| g == first || g == second) || toks.last().is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
+    let getter = n.getter_prefixes.iter().any(|g| g == first || g == second)
+        || toks
+            .last()
+            .is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
     if getter && any_in(&toks, &n.mutation_tokens).is_none() {
         r.roles.remove(&Role::ExternalSink);
         r.roles.remove(&Role::FileWrite);
@@ -320,27 +417,41 @@ fn destructive_name(item: &Item) -> Option<String> {
 }
 
 fn annotation(item: &Item, key: &str) -> Option<bool> {
-    item.raw.get("annotations").and_then(|a| a.get(key)).and_then(Value::as_bool)
+    item.raw
+        .get("annotations")
+        .and_then(|a| a.get(key))
+        .and_then(Value::as_bool)
 }
 
 /// Whether a field name asks for a secret (MTC-CAP-011).
 pub fn secret_field(name: &str) -> bool {
     let p = &lexicon().params;
     let lower = name.to_lowercase();
-    if p.secret_exclusions.iter().any(|e| e.eq_ignore_ascii_case(name)) {
+    if p.secret_exclusions
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(name))
+    {
         return false;
     }
     let toks = tokens(name);
     let snake = toks.join("_");
-    p.secret_fields.iter().any(|f| *f == lower || *f == snake || toks.iter().any(|t| t == f))
+    p.secret_fields
+        .iter()
+        .any(|f| *f == lower || *f == snake || toks.iter().any(|t| t == f))
 }
 
 /// Stage 3 over one server: fills `roles` and emits MTC-CAP-*.
-pub fn check(s: &ServerSurface, _opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
+pub fn check(
+    s: &ServerSurface,
+    _opts: &ScanOptions,
+    roles: &mut BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
     let lex = lexicon();
     let mut exec: Vec<(&Item, String)> = Vec::new();
     let mut write: Vec<(&Item, String)> = Vec::new();
     let mut undeclared: Vec<(&Item, String)> = Vec::new();
+    let mut open_world: Vec<(&Item, String)> = Vec::new();
     for item in &s.tools {
         let tr = classify(item);
         roles.insert(item.name.clone(), tr.set());
@@ -352,48 +463,131 @@ pub fn check(s: &ServerSurface, _opts: &ScanOptions, roles: &mut BTreeMap<String
         if tr.has(Role::FileWrite) {
             write.push((item, why(Role::FileWrite)));
         }
-        if (tr.has(Role::FileWrite) || tr.has(Role::CodeExec)) && annotation(item, "destructiveHint").is_none() {
+        if (tr.has(Role::FileWrite) || tr.has(Role::CodeExec))
+            && annotation(item, "destructiveHint").is_none()
+        {
             undeclared.push((item, String::new()));
+        }
+        if annotation(item, "openWorldHint") == Some(true) && tr.has(Role::SensitiveSource) {
+            open_world.push((item, why(Role::SensitiveSource)));
         }
     }
     // Capability inventory: one finding per server listing the tools (the score
     // should measure that the server can run code, not how many ways it can).
     inventory(s, "MTC-CAP-001", "can execute code or commands", &exec, out);
-    inventory(s, "MTC-CAP-002", "can write, move or delete files", &write, out);
-    inventory(s, "MTC-CAP-005", "write files or run code but declare no `destructiveHint`", &undeclared, out);
+    inventory(
+        s,
+        "MTC-CAP-002",
+        "can write, move or delete files",
+        &write,
+        out,
+    );
+    inventory(
+        s,
+        "MTC-CAP-005",
+        "write files or run code but declare no `destructiveHint`",
+        &undeclared,
+        out,
+    );
+    inventory(
+        s,
+        "MTC-CAP-004",
+        "read sensitive data and declare `openWorldHint: true` (they reach outside the local world)",
+        &open_world,
+        out,
+    );
     protocol_findings(s, out);
 }
 
-fn inventory(s: &ServerSurface, id: &str, what: &str, tools: &[(&Item, String)], out: &mut Vec<Finding>) {
-    let Some((first, _)) = tools.first() else { return };
+fn inventory(
+    s: &ServerSurface,
+    id: &str,
+    what: &str,
+    tools: &[(&Item, String)],
+    out: &mut Vec<Finding>,
+) {
+    let Some((first, _)) = tools.first() else {
+        return;
+    };
     let names: Vec<String> = tools.iter().map(|(t, _)| format!("`{}`", t.name)).collect();
-    let shown = if names.len() > 8 { format!("{} (+{} more)", names[..8].join(", "), names.len() - 8) } else { names.join(", ") };
-    let ev: Vec<String> = tools.iter().map(|(t, w)| if w.is_empty() { t.name.clone() } else { format!("{}: {w}", t.name) }).collect();
+    let shown = if names.len() > 8 {
+        format!("{} (+{} more)", names[..8].join(", "), names.len() - 8)
+    } else {
+        names.join(", ")
+    };
+    let ev: Vec<String> = tools
+        .iter()
+        .map(|(t, w)| {
+            if w.is_empty() {
+                t.name.clone()
+            } else {
+                format!("{}: {w}", t.name)
+            }
+        })
+        .collect();
     out.push(
-        Finding::new(id, format!("server `{}`: {} tool(s) {what}: {shown}", s.name, tools.len()), s.location_for(Some(&first.name)))
-            .server(&s.id)
-            .tool((tools.len() == 1).then_some(first.name.as_str()))
-            .evidence(ev.join("; ")),
+        Finding::new(
+            id,
+            format!(
+                "server `{}`: {} tool(s) {what}: {shown}",
+                s.name,
+                tools.len()
+            ),
+            s.location_for(Some(&first.name)),
+        )
+        .server(&s.id)
+        .tool((tools.len() == 1).then_some(first.name.as_str()))
+        .evidence(ev.join("; ")),
     );
 }
 
-fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, out: &mut Vec<Finding>) {
+fn tool_findings(
+    s: &ServerSurface,
+    item: &Item,
+    tr: &ToolRoles,
+    lex: &Lexicon,
+    out: &mut Vec<Finding>,
+) {
     let t = item.name.as_str();
     let loc = || s.location_for(Some(t));
-    let mk = |id: &str, msg: String, ev: String| Finding::new(id, msg, loc()).server(&s.id).tool(Some(t)).evidence(ev);
+    let mk = |id: &str, msg: String, ev: String| {
+        Finding::new(id, msg, loc())
+            .server(&s.id)
+            .tool(Some(t))
+            .evidence(ev)
+    };
     let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
     // CAP-003: annotations contradicted by what the name or parameters prove.
-    let proven: Vec<Role> = [Role::FileWrite, Role::CodeExec, Role::ExternalSink].into_iter().filter(|r| tr.roles.get(r).is_some_and(|(b, _)| *b != Basis::Description)).collect();
+    let proven: Vec<Role> = [Role::FileWrite, Role::CodeExec, Role::ExternalSink]
+        .into_iter()
+        .filter(|r| {
+            tr.roles
+                .get(r)
+                .is_some_and(|(b, _)| *b != Basis::Description)
+        })
+        .collect();
     if annotation(item, "readOnlyHint") == Some(true) && !proven.is_empty() {
-        let list: Vec<String> = proven.iter().map(|r| format!("{} ({})", r.as_str(), why(*r))).collect();
-        out.push(mk("MTC-CAP-003", format!("server `{}`: tool `{t}` claims `readOnlyHint: true` but {}", s.name, list.join(", ")), "annotations.readOnlyHint = true".into()).field(format!("tools[{t}].annotations.readOnlyHint")));
-    } else if annotation(item, "destructiveHint") == Some(false) && annotation(item, "readOnlyHint") != Some(true) {
-        if let Some(d) = destructive_name(item) {
-            out.push(mk("MTC-CAP-003", format!("server `{}`: tool `{t}` claims `destructiveHint: false` but its name says `{d}`", s.name), "annotations.destructiveHint = false".into()).field(format!("tools[{t}].annotations.destructiveHint")));
-        }
-    }
-    if annotation(item, "openWorldHint") == Some(true) && tr.has(Role::SensitiveSource) {
-        out.push(mk("MTC-CAP-004", format!("server `{}`: tool `{t}` reads sensitive data and declares `openWorldHint: true` (it reaches outside the local world)", s.name), why(Role::SensitiveSource)).field(format!("tools[{t}].annotations.openWorldHint")));
+        let list: Vec<String> = proven
+            .iter()
+            .map(|r| format!("{} ({})", r.as_str(), why(*r)))
+            .collect();
+        out.push(
+            mk(
+                "MTC-CAP-003",
+                format!(
+                    "server `{}`: tool `{t}` claims `readOnlyHint: true` but {}",
+                    s.name,
+                    list.join(", ")
+                ),
+                "annotations.readOnlyHint = true".into(),
+            )
+            .field(format!("tools[{t}].annotations.readOnlyHint")),
+        );
+    } else if annotation(item, "destructiveHint") == Some(false)
+        && annotation(item, "readOnlyHint") != Some(true)
+        && let Some(d) = destructive_name(item)
+    {
+        out.push(mk("MTC-CAP-003", format!("server `{}`: tool `{t}` claims `destructiveHint: false` but its name says `{d}`", s.name), "annotations.destructiveHint = false".into()).field(format!("tools[{t}].annotations.destructiveHint")));
     }
     // CAP-006/007/008: one per parameter, most severe first.
     let p = &lex.params;
@@ -405,9 +599,13 @@ fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, 
         let field = format!("tools[{t}].inputSchema.properties.{k}");
         let hit = if tr.has(Role::CodeExec) && any_in(&pt, &p.injection).is_some() {
             Some(("MTC-CAP-006", "command injection"))
-        } else if (tr.has(Role::ExternalSink) || tr.has(Role::UntrustedInput)) && any_in(&pt, &p.ssrf).is_some() {
+        } else if (tr.has(Role::ExternalSink) || tr.has(Role::UntrustedInput))
+            && any_in(&pt, &p.ssrf).is_some()
+        {
             Some(("MTC-CAP-007", "server-side request forgery"))
-        } else if (tr.has(Role::FileWrite) || tr.has(Role::SensitiveSource)) && any_in(&pt, &p.traversal).is_some() {
+        } else if (tr.has(Role::FileWrite) || tr.has(Role::SensitiveSource))
+            && any_in(&pt, &p.traversal).is_some()
+        {
             Some(("MTC-CAP-008", "path traversal"))
         } else {
             None
@@ -427,7 +625,9 @@ fn tool_findings(s: &ServerSurface, item: &Item, tr: &ToolRoles, lex: &Lexicon, 
 /// CAP-009/010/011: sampling and elicitation are client capabilities; a server
 /// surface that declares them is non-standard and signals intent to use them.
 fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
-    let Some(caps) = s.capabilities.as_ref().and_then(Value::as_object) else { return };
+    let Some(caps) = s.capabilities.as_ref().and_then(Value::as_object) else {
+        return;
+    };
     let declared = |key: &str| -> Option<String> {
         if caps.contains_key(key) {
             Some(format!("capabilities.{key}"))
@@ -451,11 +651,17 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
             }
         }
         for p in &s.prompts {
-            for a in p.raw.get("arguments").and_then(Value::as_array).into_iter().flatten() {
-                if let Some(n) = a.get("name").and_then(Value::as_str) {
-                    if secret_field(n) {
-                        secrets.push(format!("prompts[{}].{n}", p.name));
-                    }
+            for a in p
+                .raw
+                .get("arguments")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(n) = a.get("name").and_then(Value::as_str)
+                    && secret_field(n)
+                {
+                    secrets.push(format!("prompts[{}].{n}", p.name));
                 }
             }
         }
@@ -475,7 +681,19 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
 }
 
 /// Every id this stage emits (a unit test checks each is catalogued).
-pub const RULE_IDS: &[&str] = &["MTC-CAP-001", "MTC-CAP-002", "MTC-CAP-003", "MTC-CAP-004", "MTC-CAP-005", "MTC-CAP-006", "MTC-CAP-007", "MTC-CAP-008", "MTC-CAP-009", "MTC-CAP-010", "MTC-CAP-011"];
+pub const RULE_IDS: &[&str] = &[
+    "MTC-CAP-001",
+    "MTC-CAP-002",
+    "MTC-CAP-003",
+    "MTC-CAP-004",
+    "MTC-CAP-005",
+    "MTC-CAP-006",
+    "MTC-CAP-007",
+    "MTC-CAP-008",
+    "MTC-CAP-009",
+    "MTC-CAP-010",
+    "MTC-CAP-011",
+];
 
 #[cfg(test)]
 mod tests {
@@ -484,7 +702,11 @@ mod tests {
     use serde_json::json;
 
     pub(crate) fn surface(tools: Vec<Value>) -> ServerSurface {
-        let src = Source { location: Location::new("t.json", 1, 1), format: "tool-manifest".into(), client: None };
+        let src = Source {
+            location: Location::new("t.json", 1, 1),
+            format: "tool-manifest".into(),
+            client: None,
+        };
         let mut s = ServerSurface::new("t.json".into(), "t".into(), src, Transport::Unknown);
         for t in tools {
             let name = t["name"].as_str().unwrap().to_string();
@@ -528,25 +750,54 @@ mod tests {
     #[test]
     fn seed_roles() {
         use Role::*;
-        assert_eq!(roles_of(json!({"name": "fetch_url", "description": "Fetch a URL"})), [UntrustedInput].into());
-        assert_eq!(roles_of(json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}})), [SensitiveSource].into());
-        let http = roles_of(json!({"name": "http_request", "inputSchema": {"properties": {"url": {"type": "string"}, "method": {"type": "string"}}}}));
+        assert_eq!(
+            roles_of(json!({"name": "fetch_url", "description": "Fetch a URL"})),
+            [UntrustedInput].into()
+        );
+        assert_eq!(
+            roles_of(
+                json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}})
+            ),
+            [SensitiveSource].into()
+        );
+        let http = roles_of(
+            json!({"name": "http_request", "inputSchema": {"properties": {"url": {"type": "string"}, "method": {"type": "string"}}}}),
+        );
         assert!(http.contains(&ExternalSink), "{http:?}");
-        assert_eq!(roles_of(json!({"name": "run_command", "inputSchema": {"properties": {"command": {"type": "string"}}}})), [CodeExec].into());
+        assert_eq!(
+            roles_of(
+                json!({"name": "run_command", "inputSchema": {"properties": {"command": {"type": "string"}}}})
+            ),
+            [CodeExec].into()
+        );
         assert!(roles_of(json!({"name": "write_file", "inputSchema": {"properties": {"path": {"type": "string"}}}})).contains(&FileWrite));
         assert!(roles_of(json!({"name": "send_email", "inputSchema": {"properties": {"to": {"type": "string", "format": "email"}}}})).contains(&ExternalSink));
-        let all = roles_of(json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result to a webhook."}));
-        assert!(all.contains(&UntrustedInput) && all.contains(&SensitiveSource) && all.contains(&ExternalSink), "{all:?}");
+        let all = roles_of(
+            json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result to a webhook."}),
+        );
+        assert!(
+            all.contains(&UntrustedInput)
+                && all.contains(&SensitiveSource)
+                && all.contains(&ExternalSink),
+            "{all:?}"
+        );
     }
 
     #[test]
     fn negatives() {
         assert!(roles_of(json!({"name": "get_current_time", "description": "Get the current time in a timezone"})).is_empty());
-        assert!(roles_of(json!({"name": "generate_pie_chart", "description": "Generate a pie chart"})).is_empty());
+        assert!(
+            roles_of(json!({"name": "generate_pie_chart", "description": "Generate a pie chart"}))
+                .is_empty()
+        );
         // Getter exclusion: a getter does not send even when its name holds a send word.
-        assert!(!roles_of(json!({"name": "get_webhook_subscription"})).contains(&Role::ExternalSink));
+        assert!(
+            !roles_of(json!({"name": "get_webhook_subscription"})).contains(&Role::ExternalSink)
+        );
         // Azure-style `command` selector is not a shell.
-        let az = roles_of(json!({"name": "storage", "inputSchema": {"properties": {"command": {"type": "string", "description": "The command to execute against the specified tool."}}}}));
+        let az = roles_of(
+            json!({"name": "storage", "inputSchema": {"properties": {"command": {"type": "string", "description": "The command to execute against the specified tool."}}}}),
+        );
         assert!(!az.contains(&Role::CodeExec), "{az:?}");
         // A pagination token is not a secret.
         assert!(!secret_field("page_token") && secret_field("api_key") && secret_field("password"));
@@ -561,11 +812,26 @@ mod tests {
         let (roles, f) = run(&s);
         assert_eq!(roles["run_command"], [Role::CodeExec].into());
         let ids = ids(&f);
-        assert!(ids.contains(&"MTC-CAP-001") && ids.contains(&"MTC-CAP-002") && ids.contains(&"MTC-CAP-006"), "{ids:?}");
-        assert_eq!(ids.iter().filter(|i| **i == "MTC-CAP-005").count(), 1, "only run_command lacks destructiveHint");
-        assert!(!ids.contains(&"MTC-CAP-008"), "a pattern constrains the path");
+        assert!(
+            ids.contains(&"MTC-CAP-001")
+                && ids.contains(&"MTC-CAP-002")
+                && ids.contains(&"MTC-CAP-006"),
+            "{ids:?}"
+        );
+        assert_eq!(
+            ids.iter().filter(|i| **i == "MTC-CAP-005").count(),
+            1,
+            "only run_command lacks destructiveHint"
+        );
+        assert!(
+            !ids.contains(&"MTC-CAP-008"),
+            "a pattern constrains the path"
+        );
         let six = f.iter().find(|x| x.rule_id == "MTC-CAP-006").unwrap();
-        assert_eq!(six.field.as_deref(), Some("tools[run_command].inputSchema.properties.command"));
+        assert_eq!(
+            six.field.as_deref(),
+            Some("tools[run_command].inputSchema.properties.command")
+        );
     }
 
     #[test]
@@ -576,10 +842,20 @@ mod tests {
             json!({"name": "fetch_known", "inputSchema": {"properties": {"url": {"type": "string", "enum": ["https://a.example"]}}}}),
         ]);
         let (_, f) = run(&s);
-        let got: Vec<(&str, Option<&str>)> = f.iter().filter(|x| x.rule_id.starts_with("MTC-CAP-00")).map(|x| (x.rule_id.as_str(), x.tool.as_deref())).collect();
-        assert!(got.contains(&("MTC-CAP-007", Some("fetch_page"))), "{got:?}");
+        let got: Vec<(&str, Option<&str>)> = f
+            .iter()
+            .filter(|x| x.rule_id.starts_with("MTC-CAP-00"))
+            .map(|x| (x.rule_id.as_str(), x.tool.as_deref()))
+            .collect();
+        assert!(
+            got.contains(&("MTC-CAP-007", Some("fetch_page"))),
+            "{got:?}"
+        );
         assert!(got.contains(&("MTC-CAP-008", Some("read_file"))), "{got:?}");
-        assert!(!got.iter().any(|(_, t)| *t == Some("fetch_known")), "{got:?}");
+        assert!(
+            !got.iter().any(|(_, t)| *t == Some("fetch_known")),
+            "{got:?}"
+        );
     }
 
     #[test]
@@ -590,32 +866,59 @@ mod tests {
             json!({"name": "read_file", "annotations": {"readOnlyHint": true}}),
         ]);
         let (_, f) = run(&s);
-        let hits: Vec<&str> = f.iter().filter(|x| x.rule_id == "MTC-CAP-003").map(|x| x.tool.as_deref().unwrap()).collect();
+        let hits: Vec<&str> = f
+            .iter()
+            .filter(|x| x.rule_id == "MTC-CAP-003")
+            .map(|x| x.tool.as_deref().unwrap())
+            .collect();
         assert_eq!(hits, ["delete_file", "drop_table"]);
         // Prose alone never proves a contradiction.
-        let s = surface(vec![json!({"name": "helper", "description": "Writes a file to disk", "annotations": {"readOnlyHint": true}})]);
+        let s = surface(vec![
+            json!({"name": "helper", "description": "Writes a file to disk", "annotations": {"readOnlyHint": true}}),
+        ]);
         assert!(!ids(&run(&s).1).contains(&"MTC-CAP-003"));
     }
 
     #[test]
     fn cap_004_open_world_sensitive() {
-        let s = surface(vec![json!({"name": "read_env", "annotations": {"openWorldHint": true}})]);
+        let s = surface(vec![
+            json!({"name": "read_env", "annotations": {"openWorldHint": true}}),
+        ]);
         assert!(ids(&run(&s).1).contains(&"MTC-CAP-004"));
-        let s = surface(vec![json!({"name": "read_env", "annotations": {"openWorldHint": false}})]);
+        let s = surface(vec![
+            json!({"name": "read_env", "annotations": {"openWorldHint": false}}),
+        ]);
         assert!(!ids(&run(&s).1).contains(&"MTC-CAP-004"));
     }
 
     #[test]
     fn sampling_and_elicitation() {
-        let mut s = surface(vec![json!({"name": "login", "inputSchema": {"properties": {"api_key": {"type": "string"}}}})]);
+        let mut s = surface(vec![
+            json!({"name": "login", "inputSchema": {"properties": {"api_key": {"type": "string"}}}}),
+        ]);
         s.capabilities = Some(json!({"tools": {}, "sampling": {}, "elicitation": {}}));
         let f = run(&s).1;
         let ids = ids(&f);
-        assert!(ids.contains(&"MTC-CAP-009") && ids.contains(&"MTC-CAP-011") && !ids.contains(&"MTC-CAP-010"), "{ids:?}");
-        assert!(f.iter().any(|x| x.evidence.contains("tools[login].api_key")));
+        assert!(
+            ids.contains(&"MTC-CAP-009")
+                && ids.contains(&"MTC-CAP-011")
+                && !ids.contains(&"MTC-CAP-010"),
+            "{ids:?}"
+        );
+        assert!(
+            f.iter()
+                .any(|x| x.evidence.contains("tools[login].api_key"))
+        );
         s.tools.clear();
         s.capabilities = Some(json!({"experimental": {"elicitation": {}}}));
-        assert_eq!(run(&s).1.iter().map(|x| x.rule_id.as_str()).collect::<Vec<_>>(), ["MTC-CAP-010"]);
+        assert_eq!(
+            run(&s)
+                .1
+                .iter()
+                .map(|x| x.rule_id.as_str())
+                .collect::<Vec<_>>(),
+            ["MTC-CAP-010"]
+        );
         s.capabilities = Some(json!({"tools": {}, "logging": {}}));
         assert!(run(&s).1.is_empty());
     }

@@ -40,7 +40,13 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
     let mut entries: Vec<Entry<'_>> = Vec::new();
     for (i, m) in members.iter().enumerate() {
         for t in &m.surface.tools {
-            entries.push(Entry { member: i, server: m, tool: &t.name, lower: t.name.to_lowercase(), skel: skeleton(&t.name.to_lowercase()).chars().collect() });
+            entries.push(Entry {
+                member: i,
+                server: m,
+                tool: &t.name,
+                lower: t.name.to_lowercase(),
+                skel: skeleton(&t.name.to_lowercase()).chars().collect(),
+            });
         }
     }
     let mut by_skel: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -61,7 +67,11 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
         for (x, &a) in bucket.iter().enumerate() {
             for &b in &bucket[x + 1..] {
                 if entries[a].member != entries[b].member {
-                    let kind = if entries[a].lower == entries[b].lower { "exact" } else { "skeleton" };
+                    let kind = if entries[a].lower == entries[b].lower {
+                        "exact"
+                    } else {
+                        "skeleton"
+                    };
                     pairs.insert((a.min(b), a.max(b)), kind);
                 }
             }
@@ -76,7 +86,11 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
         let mut cands: BTreeSet<usize> = BTreeSet::new();
         for v in &vs {
             if let Some(list) = by_variant.get(v) {
-                cands.extend(list.iter().copied().filter(|&b| b > a && entries[b].member != e.member));
+                cands.extend(
+                    list.iter()
+                        .copied()
+                        .filter(|&b| b > a && entries[b].member != e.member),
+                );
             }
             if cands.len() > MAX_CANDIDATES {
                 break;
@@ -86,7 +100,10 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
             if pairs.contains_key(&(a, b)) {
                 continue;
             }
-            let d = strsim::osa_distance(&e.skel.iter().collect::<String>(), &entries[b].skel.iter().collect::<String>());
+            let d = strsim::osa_distance(
+                &e.skel.iter().collect::<String>(),
+                &entries[b].skel.iter().collect::<String>(),
+            );
             if d <= 2 {
                 pairs.insert((a, b), if d == 1 { "near-1" } else { "near-2" });
             }
@@ -95,7 +112,11 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
     for ((a, b), kind) in pairs {
         let (x, y) = (&entries[a], &entries[b]);
         // Report on the later server (by id): the one whose tool may be the shadow.
-        let (first, second) = if x.server.surface.id <= y.server.surface.id { (x, y) } else { (y, x) };
+        let (first, second) = if x.server.surface.id <= y.server.surface.id {
+            (x, y)
+        } else {
+            (y, x)
+        };
         let what = match kind {
             "exact" => "has the same name as".to_string(),
             "skeleton" => "looks identical (same confusable skeleton) to".to_string(),
@@ -103,14 +124,22 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
         };
         let mut f = Finding::new(
             "MTC-INJ-SHADOW-2",
-            format!("tool `{}` on server `{}` {what} tool `{}` on server `{}` in the same session", second.tool, second.server.surface.name, first.tool, first.server.surface.name),
+            format!(
+                "tool `{}` on server `{}` {what} tool `{}` on server `{}` in the same session",
+                second.tool, second.server.surface.name, first.tool, first.server.surface.name
+            ),
             second.server.surface.location_for(Some(second.tool)),
         )
         .server(&second.server.surface.id)
         .tool(Some(second.tool))
-        .evidence(format!("`{}` ({}) vs `{}` ({})", second.tool, second.server.surface.id, first.tool, first.server.surface.id));
+        .evidence(format!(
+            "`{}` ({}) vs `{}` ({})",
+            second.tool, second.server.surface.id, first.tool, first.server.surface.id
+        ));
         if kind.starts_with("near") {
-            f = f.severity(Severity::Medium).confidence(Confidence::Heuristic);
+            f = f
+                .severity(Severity::Medium)
+                .confidence(Confidence::Heuristic);
         }
         out.push(f);
     }
@@ -125,7 +154,11 @@ mod tests {
     use serde_json::json;
 
     fn surface(id: &str, tools: &[&str]) -> ServerSurface {
-        let src = Source { location: Location::new("mcp.json", 1, 1), format: "config".into(), client: None };
+        let src = Source {
+            location: Location::new("mcp.json", 1, 1),
+            format: "config".into(),
+            client: None,
+        };
         let mut s = ServerSurface::new(id.into(), id.into(), src, Transport::Unknown);
         s.session = Some("mcp.json".into());
         for t in tools {
@@ -135,18 +168,50 @@ mod tests {
     }
 
     fn shadows(servers: Vec<ServerSurface>) -> Vec<(String, Severity)> {
-        let r = crate::detect::run(Acquired { surfaces: servers, ..Acquired::default() }, &ScanOptions::default());
-        r.sessions[0].findings.iter().filter(|f| f.rule_id == "MTC-INJ-SHADOW-2").map(|f| (f.tool.clone().unwrap(), f.severity)).collect()
+        let r = crate::detect::run(
+            Acquired {
+                surfaces: servers,
+                ..Acquired::default()
+            },
+            &ScanOptions::default(),
+        );
+        r.sessions[0]
+            .findings
+            .iter()
+            .filter(|f| f.rule_id == "MTC-INJ-SHADOW-2")
+            .map(|f| (f.tool.clone().unwrap(), f.severity))
+            .collect()
     }
 
     #[test]
     fn exact_skeleton_and_near_misses() {
-        let a = surface("mcp.json#a", &["send_email", "read_file", "list_items", "ping"]);
-        let b = surface("mcp.json#b", &["SEND_EMAIL", "re\u{0430}d_file", "list_itmes", "pong", "unrelated_tool"]);
+        let a = surface(
+            "mcp.json#a",
+            &["send_email", "read_file", "list_items", "ping"],
+        );
+        let b = surface(
+            "mcp.json#b",
+            &[
+                "SEND_EMAIL",
+                "re\u{0430}d_file",
+                "list_itmes",
+                "pong",
+                "unrelated_tool",
+            ],
+        );
         let got = shadows(vec![a, b]);
-        assert!(got.contains(&("SEND_EMAIL".into(), Severity::High)), "{got:?}");
-        assert!(got.contains(&("re\u{0430}d_file".into(), Severity::High)), "{got:?}");
-        assert!(got.contains(&("list_itmes".into(), Severity::Medium)), "{got:?}");
+        assert!(
+            got.contains(&("SEND_EMAIL".into(), Severity::High)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&("re\u{0430}d_file".into(), Severity::High)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&("list_itmes".into(), Severity::Medium)),
+            "{got:?}"
+        );
         // `ping`/`pong` are shorter than 5 characters: no near-miss check.
         assert_eq!(got.len(), 3, "{got:?}");
     }
@@ -164,8 +229,10 @@ mod tests {
         let mut a = a;
         let mut b = surface("mcp.json#b", &[]);
         for i in 0..600 {
-            a.tools.push(Item::new(format!("tool_a_{i:05}"), json!({}), None));
-            b.tools.push(Item::new(format!("zzzz_b_{i:05}"), json!({}), None));
+            a.tools
+                .push(Item::new(format!("tool_a_{i:05}"), json!({}), None));
+            b.tools
+                .push(Item::new(format!("zzzz_b_{i:05}"), json!({}), None));
         }
         let t = std::time::Instant::now();
         let got = shadows(vec![a, b]);

@@ -61,20 +61,32 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     let s: Vec<usize> = (0..h.len()).filter(|&i| h[i].ss()).collect();
     let k: Vec<usize> = (0..h.len()).filter(|&i| h[i].sink()).collect();
     let mut single = false;
-    for i in 0..h.len() {
-        if h[i].ui() && h[i].ss() && h[i].sink() {
-            hits.push(Hit { rule: "MTC-FLOW-001", path: vec![i] });
+    for (i, x) in h.iter().enumerate() {
+        if x.ui() && x.ss() && x.sink() {
+            hits.push(Hit {
+                rule: "MTC-FLOW-001",
+                path: vec![i],
+            });
             single = true;
         }
     }
-    let pick = |cands: &[usize], avoid: &[usize]| cands.iter().copied().find(|c| !avoid.contains(c)).or_else(|| cands.first().copied());
+    let pick = |cands: &[usize], avoid: &[usize]| {
+        cands
+            .iter()
+            .copied()
+            .find(|c| !avoid.contains(c))
+            .or_else(|| cands.first().copied())
+    };
     let trifecta = !u.is_empty() && !s.is_empty() && !k.is_empty();
     // The table's situations are tiers: with the trifecta present, its finding
     // already names every source+sink tool, so FLOW-003/004/005 are not repeated.
     if !trifecta {
-        for i in 0..h.len() {
-            if h[i].ss() && h[i].sink() {
-                hits.push(Hit { rule: "MTC-FLOW-003", path: vec![i] });
+        for (i, x) in h.iter().enumerate() {
+            if x.ss() && x.sink() {
+                hits.push(Hit {
+                    rule: "MTC-FLOW-003",
+                    path: vec![i],
+                });
             }
         }
     }
@@ -83,17 +95,29 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
             let a = pick(&u, &[]).unwrap_or(0);
             let b = pick(&s, &[a]).unwrap_or(0);
             let c = pick(&k, &[a, b]).unwrap_or(0);
-            hits.push(Hit { rule: "MTC-FLOW-002", path: vec![a, b, c] });
+            hits.push(Hit {
+                rule: "MTC-FLOW-002",
+                path: vec![a, b, c],
+            });
         }
     } else {
         // Source + sink on different tools.
-        if let Some((a, c)) = s.iter().find_map(|&a| k.iter().find(|&&c| c != a).map(|&c| (a, c))) {
-            hits.push(Hit { rule: "MTC-FLOW-004", path: vec![a, c] });
+        if let Some((a, c)) = s
+            .iter()
+            .find_map(|&a| k.iter().find(|&&c| c != a).map(|&c| (a, c)))
+        {
+            hits.push(Hit {
+                rule: "MTC-FLOW-004",
+                path: vec![a, c],
+            });
         }
         if !u.is_empty() && !k.is_empty() && s.is_empty() {
             let a = pick(&u, &[]).unwrap_or(0);
             let c = pick(&k, &[a]).unwrap_or(0);
-            hits.push(Hit { rule: "MTC-FLOW-005", path: vec![a, c] });
+            hits.push(Hit {
+                rule: "MTC-FLOW-005",
+                path: vec![a, c],
+            });
         }
     }
     hits
@@ -125,8 +149,16 @@ fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
     let t = |i: usize| format!("`{}`", h[i].label());
     let p = &hit.path;
     match hit.rule {
-        "MTC-FLOW-001" => format!("{scope}: tool {} alone holds untrusted-input, sensitive-source and {}: the lethal trifecta in one call", t(p[0]), h[p[0]].sink_kind()),
-        "MTC-FLOW-003" => format!("{scope}: tool {} reads sensitive data and can send it out ({})", t(p[0]), h[p[0]].sink_kind()),
+        "MTC-FLOW-001" => format!(
+            "{scope}: tool {} alone holds untrusted-input, sensitive-source and {}: the lethal trifecta in one call",
+            t(p[0]),
+            h[p[0]].sink_kind()
+        ),
+        "MTC-FLOW-003" => format!(
+            "{scope}: tool {} reads sensitive data and can send it out ({})",
+            t(p[0]),
+            h[p[0]].sink_kind()
+        ),
         "MTC-FLOW-002" => format!(
             "{scope}: the lethal trifecta across tools: {} (untrusted-input) → {} (sensitive-source) → {} ({})",
             t(p[0]),
@@ -134,8 +166,18 @@ fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
             t(p[2]),
             h[p[2]].sink_kind()
         ),
-        "MTC-FLOW-004" => format!("{scope}: sensitive data can flow from {} (sensitive-source) to {} ({})", t(p[0]), t(p[1]), h[p[1]].sink_kind()),
-        _ => format!("{scope}: untrusted input from {} can drive the action sink {} ({})", t(p[0]), t(p[1]), h[p[1]].sink_kind()),
+        "MTC-FLOW-004" => format!(
+            "{scope}: sensitive data can flow from {} (sensitive-source) to {} ({})",
+            t(p[0]),
+            t(p[1]),
+            h[p[1]].sink_kind()
+        ),
+        _ => format!(
+            "{scope}: untrusted input from {} can drive the action sink {} ({})",
+            t(p[0]),
+            t(p[1]),
+            h[p[1]].sink_kind()
+        ),
     }
 }
 
@@ -145,22 +187,42 @@ fn at(hit: &Hit, h: &[Holder<'_>]) -> Location {
 }
 
 /// Holders of one server, sorted by tool name.
-fn server_holders<'a>(s: &'a ServerSurface, roles: &'a BTreeMap<String, BTreeSet<Role>>, member: usize) -> Vec<Holder<'a>> {
+fn server_holders<'a>(
+    s: &'a ServerSurface,
+    roles: &'a BTreeMap<String, BTreeSet<Role>>,
+    member: usize,
+) -> Vec<Holder<'a>> {
     roles
         .iter()
         .filter(|(_, r)| !r.is_empty())
-        .map(|(tool, r)| Holder { member, server_id: Some(&s.id), server_name: &s.name, tool, roles: r, location: s.location_for(Some(tool)) })
+        .map(|(tool, r)| Holder {
+            member,
+            server_id: Some(&s.id),
+            server_name: &s.name,
+            tool,
+            roles: r,
+            location: s.location_for(Some(tool)),
+        })
         .collect()
 }
 
 /// Stage 4 inside one server.
-pub fn check_server(s: &ServerSurface, roles: &BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
+pub fn check_server(
+    s: &ServerSurface,
+    roles: &BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
     let h = server_holders(s, roles, 0);
     let ev = evidence(&h);
     let scope = format!("server `{}`", s.name);
     for hit in evaluate(&h) {
         let tool = (hit.path.len() == 1).then(|| h[hit.path[0]].tool);
-        out.push(Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h)).server(&s.id).tool(tool).evidence(&ev));
+        out.push(
+            Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
+                .server(&s.id)
+                .tool(tool)
+                .evidence(&ev),
+        );
     }
 }
 
@@ -176,7 +238,10 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
     }
     // Client built-ins, from `--include-builtins CLIENT` or `auto` (the session's client).
     let client = match opts.include_builtins.as_deref() {
-        Some("auto") => members.iter().find_map(|m| m.surface.source.client).map(|c| c.as_str().to_string()),
+        Some("auto") => members
+            .iter()
+            .find_map(|m| m.surface.source.client)
+            .map(|c| c.as_str().to_string()),
         other => other.map(str::to_string),
     };
     let profile = client.as_deref().and_then(builtins_for);
@@ -184,20 +249,43 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
     let builtin_member = members.len();
     if let Some(p) = profile {
         for t in &p.tools {
-            h.push(Holder { member: builtin_member, server_id: None, server_name: &p.id, tool: &t.name, roles: &t.roles, location: fallback.clone() });
+            h.push(Holder {
+                member: builtin_member,
+                server_id: None,
+                server_name: &p.id,
+                tool: &t.name,
+                roles: &t.roles,
+                location: fallback.clone(),
+            });
         }
     }
     // Built-ins last, so representative paths prefer the MCP servers' tools.
-    h.sort_by(|a, b| (a.server_id.is_none(), a.server_name, a.tool).cmp(&(b.server_id.is_none(), b.server_name, b.tool)));
+    h.sort_by(|a, b| {
+        (a.server_id.is_none(), a.server_name, a.tool).cmp(&(
+            b.server_id.is_none(),
+            b.server_name,
+            b.tool,
+        ))
+    });
     let alone: BTreeSet<&str> = (0..members.len())
         .flat_map(|i| {
             let mine: Vec<Holder<'_>> = h.iter().filter(|x| x.member == i).cloned().collect();
-            evaluate(&mine).into_iter().map(|x| x.rule).collect::<Vec<_>>()
+            evaluate(&mine)
+                .into_iter()
+                .map(|x| x.rule)
+                .collect::<Vec<_>>()
         })
         .collect();
     let ev = evidence(&h);
     let servers: BTreeSet<&str> = members.iter().map(|m| m.surface.name.as_str()).collect();
-    let scope = format!("session of {} server(s) ({}){}", members.len(), servers.into_iter().collect::<Vec<_>>().join(", "), profile.map(|p| format!(" + {} built-ins", p.name)).unwrap_or_default());
+    let scope = format!(
+        "session of {} server(s) ({}){}",
+        members.len(),
+        servers.into_iter().collect::<Vec<_>>().join(", "),
+        profile
+            .map(|p| format!(" + {} built-ins", p.name))
+            .unwrap_or_default()
+    );
     for hit in evaluate(&h) {
         let single = hit.path.len() == 1;
         // Per-tool rules of MCP tools are already the server's; once-rules one server fires alone too.
@@ -205,12 +293,22 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
             continue;
         }
         let tool = single.then(|| h[hit.path[0]].tool);
-        out.push(Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h)).tool(tool).evidence(&ev));
+        out.push(
+            Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
+                .tool(tool)
+                .evidence(&ev),
+        );
     }
 }
 
 /// Every id this stage emits (a unit test checks each is catalogued).
-pub const RULE_IDS: &[&str] = &["MTC-FLOW-001", "MTC-FLOW-002", "MTC-FLOW-003", "MTC-FLOW-004", "MTC-FLOW-005"];
+pub const RULE_IDS: &[&str] = &[
+    "MTC-FLOW-001",
+    "MTC-FLOW-002",
+    "MTC-FLOW-003",
+    "MTC-FLOW-004",
+    "MTC-FLOW-005",
+];
 
 #[cfg(test)]
 mod tests {
@@ -219,10 +317,14 @@ mod tests {
     use crate::finding::{Category, Confidence, Severity};
     use crate::score::Grade;
     use crate::surface::{Item, Source, Transport};
-    use serde_json::{json, Value};
+    use serde_json::{Value, json};
 
     fn surface(id: &str, session: Option<&str>, tools: Vec<Value>) -> ServerSurface {
-        let src = Source { location: Location::new("mcp.json", 3, 5), format: "tool-manifest".into(), client: None };
+        let src = Source {
+            location: Location::new("mcp.json", 3, 5),
+            format: "tool-manifest".into(),
+            client: None,
+        };
         let mut s = ServerSurface::new(id.into(), id.into(), src, Transport::Unknown);
         s.session = session.map(str::to_string);
         for t in tools {
@@ -233,11 +335,20 @@ mod tests {
     }
 
     fn scan(surfaces: Vec<ServerSurface>, opts: &ScanOptions) -> super::super::ScanResult {
-        super::super::run(Acquired { surfaces, ..Acquired::default() }, opts)
+        super::super::run(
+            Acquired {
+                surfaces,
+                ..Acquired::default()
+            },
+            opts,
+        )
     }
 
     fn ids(f: &[Finding]) -> Vec<&str> {
-        f.iter().map(|x| x.rule_id.as_str()).filter(|r| r.starts_with("MTC-FLOW")).collect()
+        f.iter()
+            .map(|x| x.rule_id.as_str())
+            .filter(|r| r.starts_with("MTC-FLOW"))
+            .collect()
     }
 
     fn fetch_url() -> Value {
@@ -261,51 +372,142 @@ mod tests {
         ];
         for (id, sev, conf) in want {
             let r = crate::rules::get(id).unwrap();
-            assert_eq!((r.severity, r.confidence, r.category), (sev, conf, Category::Exfiltration), "{id}");
+            assert_eq!(
+                (r.severity, r.confidence, r.category),
+                (sev, conf, Category::Exfiltration),
+                "{id}"
+            );
         }
         assert_eq!(RULE_IDS.len(), want.len());
     }
 
     #[test]
     fn seed_single_tool_trifecta_is_flow_001_and_f() {
-        let s = surface("one.json", None, vec![json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result."})]);
+        let s = surface(
+            "one.json",
+            None,
+            vec![
+                json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result."}),
+            ],
+        );
         let r = scan(vec![s], &ScanOptions::default());
         let srv = &r.servers[0];
         assert_eq!(ids(&srv.findings), ["MTC-FLOW-001"]);
-        assert_eq!(srv.findings.iter().find(|f| f.rule_id == "MTC-FLOW-001").unwrap().tool.as_deref(), Some("sync"));
+        assert_eq!(
+            srv.findings
+                .iter()
+                .find(|f| f.rule_id == "MTC-FLOW-001")
+                .unwrap()
+                .tool
+                .as_deref(),
+            Some("sync")
+        );
         assert_eq!(srv.score.grade, Grade::F);
     }
 
     #[test]
     fn seed_cross_tool_trifecta_is_flow_002_d_not_f() {
-        let s = surface("three.json", None, vec![fetch_url(), read_file(), http_request()]);
+        let s = surface(
+            "three.json",
+            None,
+            vec![fetch_url(), read_file(), http_request()],
+        );
         let r = scan(vec![s], &ScanOptions::default());
         let srv = &r.servers[0];
         assert_eq!(ids(&srv.findings), ["MTC-FLOW-002"], "{:#?}", srv.findings);
-        let f = srv.findings.iter().find(|f| f.rule_id == "MTC-FLOW-002").unwrap();
-        assert!(f.message.contains("three.json/fetch_url") && f.message.contains("three.json/read_file") && f.message.contains("three.json/http_request"), "{}", f.message);
-        assert!(srv.score.grade >= Grade::D && srv.score.grade != Grade::F, "{:?}", srv.score.grade);
+        let f = srv
+            .findings
+            .iter()
+            .find(|f| f.rule_id == "MTC-FLOW-002")
+            .unwrap();
+        assert!(
+            f.message.contains("three.json/fetch_url")
+                && f.message.contains("three.json/read_file")
+                && f.message.contains("three.json/http_request"),
+            "{}",
+            f.message
+        );
+        assert!(
+            srv.score.grade >= Grade::D && srv.score.grade != Grade::F,
+            "{:?}",
+            srv.score.grade
+        );
     }
 
     #[test]
     fn read_only_tools_have_no_flow() {
-        let s = surface("ro.json", None, vec![read_file(), json!({"name": "list_directory", "inputSchema": {"properties": {"path": {"type": "string", "pattern": "^/"}}}}), json!({"name": "get_current_time"})]);
+        let s = surface(
+            "ro.json",
+            None,
+            vec![
+                read_file(),
+                json!({"name": "list_directory", "inputSchema": {"properties": {"path": {"type": "string", "pattern": "^/"}}}}),
+                json!({"name": "get_current_time"}),
+            ],
+        );
         let r = scan(vec![s], &ScanOptions::default());
-        assert!(ids(&r.servers[0].findings).is_empty(), "{:#?}", r.servers[0].findings);
+        assert!(
+            ids(&r.servers[0].findings).is_empty(),
+            "{:#?}",
+            r.servers[0].findings
+        );
     }
 
     #[test]
     fn flow_003_004_005() {
-        let h = |n: &'static str, r: &'static [Role]| (n, r.iter().copied().collect::<BTreeSet<Role>>());
-        let cases: Vec<(Vec<(&str, BTreeSet<Role>)>, Vec<&str>)> = vec![
-            (vec![h("dump_and_send", &[Role::SensitiveSource, Role::ExternalSink])], vec!["MTC-FLOW-003"]),
-            (vec![h("read_db", &[Role::SensitiveSource]), h("post", &[Role::ExternalSink])], vec!["MTC-FLOW-004"]),
-            (vec![h("fetch", &[Role::UntrustedInput]), h("shell", &[Role::CodeExec])], vec!["MTC-FLOW-005"]),
-            (vec![h("fetch", &[Role::UntrustedInput]), h("read", &[Role::SensitiveSource])], vec![]),
-            (vec![h("write", &[Role::FileWrite]), h("read", &[Role::SensitiveSource])], vec![]),
+        let h = |n: &'static str, r: &'static [Role]| {
+            (n, r.iter().copied().collect::<BTreeSet<Role>>())
+        };
+        type Case<'a> = (Vec<(&'a str, BTreeSet<Role>)>, Vec<&'a str>);
+        let cases: Vec<Case<'_>> = vec![
+            (
+                vec![h(
+                    "dump_and_send",
+                    &[Role::SensitiveSource, Role::ExternalSink],
+                )],
+                vec!["MTC-FLOW-003"],
+            ),
+            (
+                vec![
+                    h("read_db", &[Role::SensitiveSource]),
+                    h("post", &[Role::ExternalSink]),
+                ],
+                vec!["MTC-FLOW-004"],
+            ),
+            (
+                vec![
+                    h("fetch", &[Role::UntrustedInput]),
+                    h("shell", &[Role::CodeExec]),
+                ],
+                vec!["MTC-FLOW-005"],
+            ),
+            (
+                vec![
+                    h("fetch", &[Role::UntrustedInput]),
+                    h("read", &[Role::SensitiveSource]),
+                ],
+                vec![],
+            ),
+            (
+                vec![
+                    h("write", &[Role::FileWrite]),
+                    h("read", &[Role::SensitiveSource]),
+                ],
+                vec![],
+            ),
         ];
         for (tools, want) in cases {
-            let hs: Vec<Holder<'_>> = tools.iter().map(|(n, r)| Holder { member: 0, server_id: Some("s"), server_name: "s", tool: n, roles: r, location: Location::default() }).collect();
+            let hs: Vec<Holder<'_>> = tools
+                .iter()
+                .map(|(n, r)| Holder {
+                    member: 0,
+                    server_id: Some("s"),
+                    server_name: "s",
+                    tool: n,
+                    roles: r,
+                    location: Location::default(),
+                })
+                .collect();
             let got: Vec<&str> = evaluate(&hs).iter().map(|x| x.rule).collect();
             assert_eq!(got, want, "{tools:?}");
         }
@@ -319,13 +521,30 @@ mod tests {
         let r = scan(vec![a, b, c], &ScanOptions::default());
         // fetch_url alone: nothing; http_request: untrusted-input + sink = FLOW-005 in its own server.
         for s in &r.servers {
-            assert!(!ids(&s.findings).contains(&"MTC-FLOW-002"), "{}", s.surface.id);
+            assert!(
+                !ids(&s.findings).contains(&"MTC-FLOW-002"),
+                "{}",
+                s.surface.id
+            );
         }
         let sess = &r.sessions[0];
-        assert_eq!(ids(&sess.findings), ["MTC-FLOW-002"], "{:#?}", sess.findings);
+        assert_eq!(
+            ids(&sess.findings),
+            ["MTC-FLOW-002"],
+            "{:#?}",
+            sess.findings
+        );
         let f = &sess.findings[0];
-        assert!(f.message.contains("mcp.json#files/read_file"), "{}", f.message);
-        assert!(f.evidence.contains("mcp.json#web/fetch_url"), "{}", f.evidence);
+        assert!(
+            f.message.contains("mcp.json#files/read_file"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.evidence.contains("mcp.json#web/fetch_url"),
+            "{}",
+            f.evidence
+        );
         assert!(sess.score.grade >= Grade::D && sess.score.grade != Grade::F);
     }
 
@@ -334,10 +553,18 @@ mod tests {
         let a = surface("mcp.json#files", Some("mcp.json"), vec![read_file()]);
         let r = scan(vec![a.clone()], &ScanOptions::default());
         assert!(ids(&r.sessions[0].findings).is_empty());
-        let opts = ScanOptions { include_builtins: Some("claude-code".into()), ..ScanOptions::default() };
+        let opts = ScanOptions {
+            include_builtins: Some("claude-code".into()),
+            ..ScanOptions::default()
+        };
         let r = scan(vec![a], &opts);
         let f = &r.sessions[0].findings;
         assert_eq!(ids(f), ["MTC-FLOW-002"], "{f:#?}");
-        assert!(f[0].message.contains("mcp.json#files/read_file") && f[0].message.contains("claude-code/Bash"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("mcp.json#files/read_file")
+                && f[0].message.contains("claude-code/Bash"),
+            "{}",
+            f[0].message
+        );
     }
 }
