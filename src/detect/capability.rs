@@ -74,6 +74,7 @@ struct Lexicon {
     exec_context: Regex,
     exec_negative: Regex,
     recipient_context: Regex,
+    output_path: Regex,
 }
 
 fn lexicon() -> &'static Lexicon {
@@ -91,11 +92,13 @@ fn lexicon() -> &'static Lexicon {
         let mut desc = Vec::new();
         let mut exec_context = None;
         let mut exec_negative = None;
+        let mut output_path = None;
         let mut recipient_context = None;
         for (key, entry) in &file.description {
             match (key.as_str(), entry) {
                 ("exec_context", DescEntry::One(p)) => exec_context = Some(compile(p)),
                 ("exec_negative", DescEntry::One(p)) => exec_negative = Some(compile(p)),
+                ("output_path", DescEntry::One(p)) => output_path = Some(compile(p)),
                 ("recipient_context", DescEntry::One(p)) => recipient_context = Some(compile(p)),
                 (k, DescEntry::List(ps)) => {
                     let role = role_from_str(k)
@@ -111,6 +114,7 @@ fn lexicon() -> &'static Lexicon {
             desc,
             exec_context: exec_context.expect("exec_context"),
             exec_negative: exec_negative.expect("exec_negative"),
+            output_path: output_path.expect("output_path"),
             recipient_context: recipient_context.expect("recipient_context"),
         }
     })
@@ -344,7 +348,9 @@ pub fn classify(item: &Item) -> ToolRoles {
             && any_in(&pt, &p.url).is_none()
             && any_in(&pt, &p.recipient).is_none()
         {
-            if read.is_some() && write.is_none() {
+            // An output path (`save the result to`) is not a read.
+            let output = lex.output_path.is_match(&pdesc);
+            if read.is_some() && write.is_none() && !output {
                 r.add(
                     Role::SensitiveSource,
                     Basis::Param,
@@ -786,6 +792,11 @@ mod tests {
     #[test]
     fn negatives() {
         assert!(roles_of(json!({"name": "get_current_time", "description": "Get the current time in a timezone"})).is_empty());
+        // An output file name is not a sensitive read.
+        let find = roles_of(
+            json!({"name": "browser_find", "inputSchema": {"properties": {"filename": {"type": "string", "description": "File name to save the result to."}}}}),
+        );
+        assert!(!find.contains(&Role::SensitiveSource), "{find:?}");
         assert!(
             roles_of(json!({"name": "generate_pie_chart", "description": "Generate a pie chart"}))
                 .is_empty()
