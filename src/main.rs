@@ -121,6 +121,25 @@ struct ScanCmd {
     baseline: Option<PathBuf>,
     #[command(flatten)]
     live: LiveFlags,
+    /// Add a client's built-in tools (shell, file, web) to every session:
+    /// claude-code, cursor, vscode, windsurf, codex, gemini-cli, cline, or `auto`
+    /// (the client each config belongs to).
+    #[arg(long, value_name = "CLIENT", value_parser = parse_client)]
+    include_builtins: Option<String>,
+    /// Also allow this stdio executable (repeatable; default list: npx, uvx, python, python3, node, docker, deno).
+    #[arg(long, value_name = "NAME")]
+    allow_exec: Vec<String>,
+}
+
+fn parse_client(s: &str) -> Result<String, String> {
+    if s == "auto" || mcptrustchecker::detect::builtins_for(s).is_some() {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "no built-in tool profile for `{s}` (known: auto, {})",
+            mcptrustchecker::detect::builtins::known_clients().join(", ")
+        ))
+    }
 }
 
 /// Live acquisition: connect to every configured server and read its catalog.
@@ -260,13 +279,15 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             let online = c
                 .online
                 .then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
-            let options = ScanOptions {
+            let mut options = ScanOptions {
                 zero_width_threshold: c.zero_width_threshold,
                 policy: c.policy,
                 now: c.now,
                 online,
+                include_builtins: c.include_builtins,
                 ..ScanOptions::default()
             };
+            options.exec_allowlist.extend(c.allow_exec);
             let live = c.live.options(&options.exec_allowlist)?;
             let args = ScanArgs {
                 paths: c.paths,

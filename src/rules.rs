@@ -44,6 +44,9 @@ const SOURCES: &[(&str, &str)] = &[
     ("policy", include_str!("data/rules/policy.toml")),
     ("supply-chain", include_str!("data/rules/supply_chain.toml")),
     ("live", include_str!("data/rules/live.toml")),
+    ("capability", include_str!("data/rules/capability.toml")),
+    ("toxic_flow", include_str!("data/rules/toxic_flow.toml")),
+    ("posture", include_str!("data/rules/posture.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

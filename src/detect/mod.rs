@@ -4,13 +4,20 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod builtins;
+pub mod capability;
 pub mod injection;
 pub mod integrity;
 pub mod meta;
 pub mod policy;
+pub mod posture;
+pub mod shadow;
 pub mod squat;
 pub mod supply_chain;
+pub mod toxic_flow;
 pub mod unicode;
+
+pub use builtins::builtins_for;
 
 use crate::acquire::Acquired;
 use crate::finding::{Finding, sort_dedup};
@@ -147,13 +154,18 @@ fn server_stages(
     meta::check(s, out);
     unicode::check(s, opts, out);
     injection::check(s, opts, out);
+    capability::check(s, opts, roles, out);
+    toxic_flow::check_server(s, roles, out);
     supply_chain::check(s, opts, out);
+    posture::check(s, opts, out);
     policy::check(s, out);
-    let _ = roles;
 }
 
 /// Session stages (cross-server), in pipeline order.
-fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Vec<Finding>) {}
+fn session_stages(servers: &[&ServerResult], opts: &ScanOptions, out: &mut Vec<Finding>) {
+    toxic_flow::check_session(servers, opts, out);
+    shadow::check(servers, out);
+}
 
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {

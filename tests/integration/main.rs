@@ -4,6 +4,7 @@
 mod bad_input;
 mod common;
 mod detection;
+mod flows;
 mod formats;
 mod foundation;
 mod hostile;

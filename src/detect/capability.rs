@@ -1,0 +1,936 @@
+//! Stage 3, capability: the roles each tool can play, derived from its name,
+//! description and parameter shape (lexicon in `src/data/capability_lexicon.toml`),
+//! never from its annotations — annotations are only checked against the roles.
+
+use super::{Role, ScanOptions};
+use crate::finding::Finding;
+use crate::surface::{Item, ServerSurface};
+use regex::Regex;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+#[derive(Deserialize)]
+struct LexiconFile {
+    name: NameLex,
+    params: ParamLex,
+    description: BTreeMap<String, DescEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DescEntry {
+    List(Vec<String>),
+    One(String),
+}
+
+#[derive(Deserialize)]
+struct NameLex {
+    read_verbs: Vec<String>,
+    write_verbs: Vec<String>,
+    send_verbs: Vec<String>,
+    create_verbs: Vec<String>,
+    sink_objects: Vec<String>,
+    sink_phrases: Vec<String>,
+    exec_standalone: Vec<String>,
+    exec_verbs: Vec<String>,
+    exec_objects: Vec<String>,
+    untrusted_standalone: Vec<String>,
+    untrusted_objects: Vec<String>,
+    untrusted_phrases: Vec<String>,
+    untrusted_object_phrases: Vec<String>,
+    not_sink_phrases: Vec<String>,
+    param_id_tokens: Vec<String>,
+    sensitive_standalone: Vec<String>,
+    sensitive_objects: Vec<String>,
+    file_objects: Vec<String>,
+    getter_prefixes: Vec<String>,
+    getter_suffixes: Vec<String>,
+    mutation_tokens: Vec<String>,
+    destructive_tokens: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct ParamLex {
+    url: Vec<String>,
+    path: Vec<String>,
+    command: Vec<String>,
+    recipient: Vec<String>,
+    sql: Vec<String>,
+    http_shape: Vec<String>,
+    ssrf: Vec<String>,
+    traversal: Vec<String>,
+    injection: Vec<String>,
+    secret_fields: Vec<String>,
+    secret_exclusions: Vec<String>,
+}
+
+/// The compiled lexicon.
+struct Lexicon {
+    name: NameLex,
+    params: ParamLex,
+    desc: Vec<(Role, Vec<Regex>)>,
+    exec_context: Regex,
+    exec_negative: Regex,
+    recipient_context: Regex,
+    output_path: Regex,
+}
+
+fn lexicon() -> &'static Lexicon {
+    static LEX: OnceLock<Lexicon> = OnceLock::new();
+    LEX.get_or_init(|| {
+        // Compiled in and covered by a unit test: a parse failure is a build defect.
+        let file: LexiconFile =
+            toml_edit::de::from_str(include_str!("../data/capability_lexicon.toml"))
+                .unwrap_or_else(|e| panic!("capability_lexicon.toml is invalid: {e}"));
+        // ASCII word boundaries: a Unicode `\b` disables the lazy DFA and costs ~100× on long descriptions.
+        let compile = |p: &str| {
+            Regex::new(&p.replace("\\b", "(?-u:\\b)"))
+                .unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"))
+        };
+        let mut desc = Vec::new();
+        let mut exec_context = None;
+        let mut exec_negative = None;
+        let mut output_path = None;
+        let mut recipient_context = None;
+        for (key, entry) in &file.description {
+            match (key.as_str(), entry) {
+                ("exec_context", DescEntry::One(p)) => exec_context = Some(compile(p)),
+                ("exec_negative", DescEntry::One(p)) => exec_negative = Some(compile(p)),
+                ("output_path", DescEntry::One(p)) => output_path = Some(compile(p)),
+                ("recipient_context", DescEntry::One(p)) => recipient_context = Some(compile(p)),
+                (k, DescEntry::List(ps)) => {
+                    let role = role_from_str(k)
+                        .unwrap_or_else(|| panic!("capability_lexicon.toml: unknown role {k}"));
+                    desc.push((role, ps.iter().map(|p| compile(p)).collect()));
+                }
+                (k, _) => panic!("capability_lexicon.toml: unexpected description entry {k}"),
+            }
+        }
+        Lexicon {
+            name: file.name,
+            params: file.params,
+            desc,
+            exec_context: exec_context.expect("exec_context"),
+            exec_negative: exec_negative.expect("exec_negative"),
+            output_path: output_path.expect("output_path"),
+            recipient_context: recipient_context.expect("recipient_context"),
+        }
+    })
+}
+
+/// Parse a role name as written in the data files (`untrusted-input`, …).
+pub fn role_from_str(s: &str) -> Option<Role> {
+    Some(match s {
+        "untrusted-input" => Role::UntrustedInput,
+        "sensitive-source" => Role::SensitiveSource,
+        "external-sink" => Role::ExternalSink,
+        "code-exec" => Role::CodeExec,
+        "file-write" => Role::FileWrite,
+        _ => return None,
+    })
+}
+
+/// Split an identifier into lowercase tokens: snake, kebab, dotted, camelCase.
+pub fn tokens(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if c.is_uppercase() && !cur.is_empty() {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            // `readFile` → read|File; `HTTPRequest` → HTTP|Request.
+            if prev.is_lowercase() || prev.is_numeric() || (prev.is_uppercase() && next_lower) {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Where a role came from (annotation contradictions only trust name and parameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    Name,
+    Param,
+    Description,
+}
+
+/// The roles of one tool with the reason for each.
+#[derive(Debug, Clone, Default)]
+pub struct ToolRoles {
+    pub roles: BTreeMap<Role, (Basis, String)>,
+}
+
+impl ToolRoles {
+    fn add(&mut self, role: Role, basis: Basis, why: String) {
+        self.roles.entry(role).or_insert((basis, why));
+    }
+    pub fn has(&self, r: Role) -> bool {
+        self.roles.contains_key(&r)
+    }
+    pub fn set(&self) -> BTreeSet<Role> {
+        self.roles.keys().copied().collect()
+    }
+}
+
+fn any_in<'a>(toks: &'a [String], list: &[String]) -> Option<&'a str> {
+    toks.iter()
+        .find(|t| list.iter().any(|l| l == *t))
+        .map(String::as_str)
+}
+
+fn phrase_in(toks: &[String], phrases: &[String]) -> Option<String> {
+    let joined = format!(" {} ", toks.join(" "));
+    phrases
+        .iter()
+        .find(|p| joined.contains(&format!(" {p} ")))
+        .cloned()
+}
+
+/// Top-level input properties: (name, schema).
+pub fn params(item: &Item) -> Vec<(&str, &Value)> {
+    item.raw
+        .get("inputSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+        .unwrap_or_default()
+}
+
+/// A string parameter with nothing that narrows its value.
+pub fn unconstrained(schema: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return true;
+    };
+    let stringy = match obj.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    stringy
+        && !["enum", "pattern", "const", "format"]
+            .iter()
+            .any(|k| obj.contains_key(*k))
+}
+
+/// Derive a tool's roles.
+pub fn classify(item: &Item) -> ToolRoles {
+    let lex = lexicon();
+    let n = &lex.name;
+    let toks = tokens(&item.name);
+    let mut r = ToolRoles::default();
+    let first = toks.first().map(String::as_str).unwrap_or("");
+    let read = any_in(&toks, &n.read_verbs);
+    let write = any_in(&toks, &n.write_verbs);
+
+    // code-exec
+    if let Some(t) = any_in(&toks, &n.exec_standalone) {
+        r.add(Role::CodeExec, Basis::Name, format!("name token `{t}`"));
+    } else if let (Some(v), Some(o)) =
+        (any_in(&toks, &n.exec_verbs), any_in(&toks, &n.exec_objects))
+    {
+        r.add(Role::CodeExec, Basis::Name, format!("name `{v} … {o}`"));
+    }
+    // untrusted-input
+    if let Some(t) = any_in(&toks, &n.untrusted_standalone) {
+        r.add(
+            Role::UntrustedInput,
+            Basis::Name,
+            format!("name token `{t}`"),
+        );
+    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases)
+        .or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases)))
+    {
+        r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
+    } else if let (Some(v), Some(o)) = (read, any_in(&toks, &n.untrusted_objects)) {
+        r.add(
+            Role::UntrustedInput,
+            Basis::Name,
+            format!("name `{v} … {o}`"),
+        );
+    }
+    // sensitive-source
+    if let Some(t) = any_in(&toks, &n.sensitive_standalone)
+        && (write.is_none() || read.is_some() || t == "sql")
+    {
+        r.add(
+            Role::SensitiveSource,
+            Basis::Name,
+            format!("name token `{t}`"),
+        );
+    }
+    if let (Some(v), Some(o)) = (read, any_in(&toks, &n.sensitive_objects)) {
+        r.add(
+            Role::SensitiveSource,
+            Basis::Name,
+            format!("name `{v} … {o}`"),
+        );
+    }
+    // external-sink
+    let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some();
+    if let Some(t) = any_in(&toks, &n.send_verbs).filter(|_| !not_sink) {
+        r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
+    } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
+        r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
+    } else if let (Some(v), Some(o)) = (
+        any_in(&toks, &n.create_verbs),
+        any_in(&toks, &n.sink_objects),
+    ) {
+        r.add(Role::ExternalSink, Basis::Name, format!("name `{v} … {o}`"));
+    }
+    // file-write
+    if let (Some(v), Some(o)) = (write, any_in(&toks, &n.file_objects)) {
+        r.add(Role::FileWrite, Basis::Name, format!("name `{v} … {o}`"));
+    }
+
+    // Description verbs and objects.
+    let desc = item.description().to_lowercase();
+    if !desc.is_empty() {
+        for (role, pats) in &lex.desc {
+            if let Some(m) = pats.iter().find_map(|p| p.find(&desc)) {
+                r.add(
+                    *role,
+                    Basis::Description,
+                    format!("description \"{}\"", m.as_str()),
+                );
+            }
+        }
+    }
+
+    // Parameter shape.
+    let ps = params(item);
+    let p = &lex.params;
+    let router = lex.exec_negative.is_match(&desc);
+    let tool_ctx = (lex.exec_context.is_match(&desc) && !router) || r.has(Role::CodeExec);
+    let has_url = ps
+        .iter()
+        .find(|(k, _)| {
+            let t = tokens(k);
+            any_in(&t, &p.url).is_some() && any_in(&t, &n.param_id_tokens).is_none()
+        })
+        .map(|(k, _)| *k);
+    let http = ps
+        .iter()
+        .find(|(k, _)| any_in(&tokens(k), &p.http_shape).is_some())
+        .map(|(k, _)| *k);
+    let mutating_name = write.is_some() || any_in(&toks, &n.send_verbs).is_some();
+    for (k, schema) in &ps {
+        let pt = tokens(k);
+        let pdesc = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_lowercase();
+        let ident = any_in(&pt, &n.param_id_tokens).is_some();
+        if any_in(&pt, &p.command).is_some()
+            && unconstrained(schema)
+            && (tool_ctx || (lex.exec_context.is_match(&pdesc) && !router))
+            && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx)
+        {
+            r.add(Role::CodeExec, Basis::Param, format!("parameter `{k}`"));
+        }
+        if any_in(&pt, &p.path).is_some()
+            && !ident
+            && any_in(&pt, &p.url).is_none()
+            && any_in(&pt, &p.recipient).is_none()
+        {
+            // An output path (`save the result to`) is not a read.
+            let output = lex.output_path.is_match(&pdesc);
+            if read.is_some() && write.is_none() && !output {
+                r.add(
+                    Role::SensitiveSource,
+                    Basis::Param,
+                    format!("path parameter `{k}`"),
+                );
+            }
+            if write.is_some() {
+                r.add(
+                    Role::FileWrite,
+                    Basis::Param,
+                    format!("path parameter `{k}` on a `{}` tool", write.unwrap_or("")),
+                );
+            }
+        }
+        let is_to = k.eq_ignore_ascii_case("to")
+            && (lex.recipient_context.is_match(&pdesc)
+                || schema.get("format").and_then(Value::as_str) == Some("email"));
+        if any_in(&pt, &p.recipient).is_some() || is_to {
+            r.add(
+                Role::ExternalSink,
+                Basis::Param,
+                format!("recipient parameter `{k}`"),
+            );
+        }
+        if any_in(&pt, &p.sql).is_some() && write.is_none() {
+            r.add(
+                Role::SensitiveSource,
+                Basis::Param,
+                format!("parameter `{k}`"),
+            );
+        }
+    }
+    if let Some(u) = has_url {
+        if let Some(h) = http {
+            r.add(
+                Role::ExternalSink,
+                Basis::Param,
+                format!("parameters `{u}` + `{h}` (an HTTP client)"),
+            );
+            r.add(
+                Role::UntrustedInput,
+                Basis::Param,
+                format!("URL parameter `{u}`"),
+            );
+        } else if !mutating_name && !r.has(Role::ExternalSink) {
+            r.add(
+                Role::UntrustedInput,
+                Basis::Param,
+                format!("URL parameter `{u}`"),
+            );
+        }
+    }
+
+    // Getter exclusion: `get_…`, `list_…`, `…_status` do not send or write.
+    let second = toks.get(1).map(String::as_str).unwrap_or("");
+    let getter = n.getter_prefixes.iter().any(|g| g == first || g == second)
+        || toks
+            .last()
+            .is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
+    if getter && any_in(&toks, &n.mutation_tokens).is_none() {
+        r.roles.remove(&Role::ExternalSink);
+        r.roles.remove(&Role::FileWrite);
+    }
+    r
+}
+
+/// Whether the tool's name says it deletes or overwrites.
+fn destructive_name(item: &Item) -> Option<String> {
+    any_in(&tokens(&item.name), &lexicon().name.destructive_tokens).map(str::to_string)
+}
+
+fn annotation(item: &Item, key: &str) -> Option<bool> {
+    item.raw
+        .get("annotations")
+        .and_then(|a| a.get(key))
+        .and_then(Value::as_bool)
+}
+
+/// Whether a field name asks for a secret (MTC-CAP-011).
+pub fn secret_field(name: &str) -> bool {
+    let p = &lexicon().params;
+    let lower = name.to_lowercase();
+    if p.secret_exclusions
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(name))
+    {
+        return false;
+    }
+    let toks = tokens(name);
+    let snake = toks.join("_");
+    p.secret_fields
+        .iter()
+        .any(|f| *f == lower || *f == snake || toks.iter().any(|t| t == f))
+}
+
+/// Stage 3 over one server: fills `roles` and emits MTC-CAP-*.
+pub fn check(
+    s: &ServerSurface,
+    _opts: &ScanOptions,
+    roles: &mut BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
+    let lex = lexicon();
+    let mut exec: Vec<(&Item, String)> = Vec::new();
+    let mut write: Vec<(&Item, String)> = Vec::new();
+    let mut undeclared: Vec<(&Item, String)> = Vec::new();
+    let mut open_world: Vec<(&Item, String)> = Vec::new();
+    for item in &s.tools {
+        let tr = classify(item);
+        roles.insert(item.name.clone(), tr.set());
+        tool_findings(s, item, &tr, lex, out);
+        let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
+        if tr.has(Role::CodeExec) {
+            exec.push((item, why(Role::CodeExec)));
+        }
+        if tr.has(Role::FileWrite) {
+            write.push((item, why(Role::FileWrite)));
+        }
+        if (tr.has(Role::FileWrite) || tr.has(Role::CodeExec))
+            && annotation(item, "destructiveHint").is_none()
+        {
+            undeclared.push((item, String::new()));
+        }
+        if annotation(item, "openWorldHint") == Some(true) && tr.has(Role::SensitiveSource) {
+            open_world.push((item, why(Role::SensitiveSource)));
+        }
+    }
+    // Capability inventory: one finding per server listing the tools (the score
+    // should measure that the server can run code, not how many ways it can).
+    inventory(s, "MTC-CAP-001", "can execute code or commands", &exec, out);
+    inventory(
+        s,
+        "MTC-CAP-002",
+        "can write, move or delete files",
+        &write,
+        out,
+    );
+    inventory(
+        s,
+        "MTC-CAP-005",
+        "write files or run code but declare no `destructiveHint`",
+        &undeclared,
+        out,
+    );
+    inventory(
+        s,
+        "MTC-CAP-004",
+        "read sensitive data and declare `openWorldHint: true` (they reach outside the local world)",
+        &open_world,
+        out,
+    );
+    protocol_findings(s, out);
+}
+
+fn inventory(
+    s: &ServerSurface,
+    id: &str,
+    what: &str,
+    tools: &[(&Item, String)],
+    out: &mut Vec<Finding>,
+) {
+    let Some((first, _)) = tools.first() else {
+        return;
+    };
+    let names: Vec<String> = tools.iter().map(|(t, _)| format!("`{}`", t.name)).collect();
+    let shown = if names.len() > 8 {
+        format!("{} (+{} more)", names[..8].join(", "), names.len() - 8)
+    } else {
+        names.join(", ")
+    };
+    let ev: Vec<String> = tools
+        .iter()
+        .map(|(t, w)| {
+            if w.is_empty() {
+                t.name.clone()
+            } else {
+                format!("{}: {w}", t.name)
+            }
+        })
+        .collect();
+    out.push(
+        Finding::new(
+            id,
+            format!(
+                "server `{}`: {} tool(s) {what}: {shown}",
+                s.name,
+                tools.len()
+            ),
+            s.location_for(Some(&first.name)),
+        )
+        .server(&s.id)
+        .tool((tools.len() == 1).then_some(first.name.as_str()))
+        .evidence(ev.join("; ")),
+    );
+}
+
+fn tool_findings(
+    s: &ServerSurface,
+    item: &Item,
+    tr: &ToolRoles,
+    lex: &Lexicon,
+    out: &mut Vec<Finding>,
+) {
+    let t = item.name.as_str();
+    let loc = || s.location_for(Some(t));
+    let mk = |id: &str, msg: String, ev: String| {
+        Finding::new(id, msg, loc())
+            .server(&s.id)
+            .tool(Some(t))
+            .evidence(ev)
+    };
+    let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
+    // CAP-003: annotations contradicted by what the name or parameters prove.
+    let proven: Vec<Role> = [Role::FileWrite, Role::CodeExec, Role::ExternalSink]
+        .into_iter()
+        .filter(|r| {
+            tr.roles
+                .get(r)
+                .is_some_and(|(b, _)| *b != Basis::Description)
+        })
+        .collect();
+    if annotation(item, "readOnlyHint") == Some(true) && !proven.is_empty() {
+        let list: Vec<String> = proven
+            .iter()
+            .map(|r| format!("{} ({})", r.as_str(), why(*r)))
+            .collect();
+        out.push(
+            mk(
+                "MTC-CAP-003",
+                format!(
+                    "server `{}`: tool `{t}` claims `readOnlyHint: true` but {}",
+                    s.name,
+                    list.join(", ")
+                ),
+                "annotations.readOnlyHint = true".into(),
+            )
+            .field(format!("tools[{t}].annotations.readOnlyHint")),
+        );
+    } else if annotation(item, "destructiveHint") == Some(false)
+        && annotation(item, "readOnlyHint") != Some(true)
+        && let Some(d) = destructive_name(item)
+    {
+        out.push(mk("MTC-CAP-003", format!("server `{}`: tool `{t}` claims `destructiveHint: false` but its name says `{d}`", s.name), "annotations.destructiveHint = false".into()).field(format!("tools[{t}].annotations.destructiveHint")));
+    }
+    // CAP-006/007/008: one per parameter, most severe first.
+    let p = &lex.params;
+    for (k, schema) in params(item) {
+        if !unconstrained(schema) {
+            continue;
+        }
+        let pt = tokens(k);
+        let field = format!("tools[{t}].inputSchema.properties.{k}");
+        let hit = if tr.has(Role::CodeExec) && any_in(&pt, &p.injection).is_some() {
+            Some(("MTC-CAP-006", "command injection"))
+        } else if (tr.has(Role::ExternalSink) || tr.has(Role::UntrustedInput))
+            && any_in(&pt, &p.ssrf).is_some()
+        {
+            Some(("MTC-CAP-007", "server-side request forgery"))
+        } else if (tr.has(Role::FileWrite) || tr.has(Role::SensitiveSource))
+            && any_in(&pt, &p.traversal).is_some()
+        {
+            Some(("MTC-CAP-008", "path traversal"))
+        } else {
+            None
+        };
+        if let Some((id, what)) = hit {
+            out.push(
+                Finding::new(id, format!("server `{}`: tool `{t}` parameter `{k}` is an unconstrained string (no enum, pattern, const or format): the advertised half of {what}", s.name), s.location_for_field(&field))
+                    .server(&s.id)
+                    .tool(Some(t))
+                    .field(field)
+                    .evidence(format!("{k}: {}", serde_json::to_string(schema).unwrap_or_default())),
+            );
+        }
+    }
+}
+
+/// CAP-009/010/011: sampling and elicitation are client capabilities; a server
+/// surface that declares them is non-standard and signals intent to use them.
+fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
+    let Some(caps) = s.capabilities.as_ref().and_then(Value::as_object) else {
+        return;
+    };
+    let declared = |key: &str| -> Option<String> {
+        if caps.contains_key(key) {
+            Some(format!("capabilities.{key}"))
+        } else if caps.get("experimental").and_then(|e| e.get(key)).is_some() {
+            Some(format!("capabilities.experimental.{key}"))
+        } else {
+            None
+        }
+    };
+    let loc = s.source.location.clone();
+    if let Some(f) = declared("sampling") {
+        out.push(Finding::new("MTC-CAP-009", format!("server `{}` declares the client capability `sampling`: it intends to ask the client's model to generate text", s.name), loc.clone()).server(&s.id).field(f.clone()).evidence(f));
+    }
+    if let Some(f) = declared("elicitation") {
+        let mut secrets: Vec<String> = Vec::new();
+        for tool in &s.tools {
+            for (k, _) in params(tool) {
+                if secret_field(k) {
+                    secrets.push(format!("tools[{}].{k}", tool.name));
+                }
+            }
+        }
+        for p in &s.prompts {
+            for a in p
+                .raw
+                .get("arguments")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(n) = a.get("name").and_then(Value::as_str)
+                    && secret_field(n)
+                {
+                    secrets.push(format!("prompts[{}].{n}", p.name));
+                }
+            }
+        }
+        secrets.sort();
+        secrets.dedup();
+        if secrets.is_empty() {
+            out.push(Finding::new("MTC-CAP-010", format!("server `{}` declares the client capability `elicitation`: it intends to ask the user for input mid-call", s.name), loc).server(&s.id).field(f.clone()).evidence(f));
+        } else {
+            out.push(
+                Finding::new("MTC-CAP-011", format!("server `{}` declares `elicitation` and exposes secret-seeking fields: a consent-phishing shape", s.name), loc)
+                    .server(&s.id)
+                    .field(f)
+                    .evidence(format!("secret-seeking fields: {}", secrets.join(", "))),
+            );
+        }
+    }
+}
+
+/// Every id this stage emits (a unit test checks each is catalogued).
+pub const RULE_IDS: &[&str] = &[
+    "MTC-CAP-001",
+    "MTC-CAP-002",
+    "MTC-CAP-003",
+    "MTC-CAP-004",
+    "MTC-CAP-005",
+    "MTC-CAP-006",
+    "MTC-CAP-007",
+    "MTC-CAP-008",
+    "MTC-CAP-009",
+    "MTC-CAP-010",
+    "MTC-CAP-011",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Location, Source, Transport};
+    use serde_json::json;
+
+    pub(crate) fn surface(tools: Vec<Value>) -> ServerSurface {
+        let src = Source {
+            location: Location::new("t.json", 1, 1),
+            format: "tool-manifest".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new("t.json".into(), "t".into(), src, Transport::Unknown);
+        for t in tools {
+            let name = t["name"].as_str().unwrap().to_string();
+            s.tools.push(Item::new(name, t, None));
+        }
+        s
+    }
+
+    fn roles_of(t: Value) -> BTreeSet<Role> {
+        classify(&Item::new(t["name"].as_str().unwrap(), t.clone(), None)).set()
+    }
+
+    fn run(s: &ServerSurface) -> (BTreeMap<String, BTreeSet<Role>>, Vec<Finding>) {
+        let mut roles = BTreeMap::new();
+        let mut out = Vec::new();
+        check(s, &ScanOptions::default(), &mut roles, &mut out);
+        (roles, out)
+    }
+
+    fn ids(f: &[Finding]) -> Vec<&str> {
+        f.iter().map(|x| x.rule_id.as_str()).collect()
+    }
+
+    #[test]
+    fn lexicon_loads_and_rule_ids_are_catalogued() {
+        let _ = lexicon();
+        for id in RULE_IDS {
+            assert!(crate::rules::get(id).is_some(), "{id} not catalogued");
+        }
+    }
+
+    #[test]
+    fn tokens_split_every_style() {
+        assert_eq!(tokens("readFile"), ["read", "file"]);
+        assert_eq!(tokens("HTTPRequest"), ["http", "request"]);
+        assert_eq!(tokens("get-env"), ["get", "env"]);
+        assert_eq!(tokens("API-post-page"), ["api", "post", "page"]);
+        assert_eq!(tokens("run_shell.cmd"), ["run", "shell", "cmd"]);
+    }
+
+    #[test]
+    fn seed_roles() {
+        use Role::*;
+        assert_eq!(
+            roles_of(json!({"name": "fetch_url", "description": "Fetch a URL"})),
+            [UntrustedInput].into()
+        );
+        assert_eq!(
+            roles_of(
+                json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}})
+            ),
+            [SensitiveSource].into()
+        );
+        let http = roles_of(
+            json!({"name": "http_request", "inputSchema": {"properties": {"url": {"type": "string"}, "method": {"type": "string"}}}}),
+        );
+        assert!(http.contains(&ExternalSink), "{http:?}");
+        assert_eq!(
+            roles_of(
+                json!({"name": "run_command", "inputSchema": {"properties": {"command": {"type": "string"}}}})
+            ),
+            [CodeExec].into()
+        );
+        assert!(roles_of(json!({"name": "write_file", "inputSchema": {"properties": {"path": {"type": "string"}}}})).contains(&FileWrite));
+        assert!(roles_of(json!({"name": "send_email", "inputSchema": {"properties": {"to": {"type": "string", "format": "email"}}}})).contains(&ExternalSink));
+        let all = roles_of(
+            json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result to a webhook."}),
+        );
+        assert!(
+            all.contains(&UntrustedInput)
+                && all.contains(&SensitiveSource)
+                && all.contains(&ExternalSink),
+            "{all:?}"
+        );
+    }
+
+    #[test]
+    fn negatives() {
+        assert!(roles_of(json!({"name": "get_current_time", "description": "Get the current time in a timezone"})).is_empty());
+        // An output file name is not a sensitive read.
+        let find = roles_of(
+            json!({"name": "browser_find", "inputSchema": {"properties": {"filename": {"type": "string", "description": "File name to save the result to."}}}}),
+        );
+        assert!(!find.contains(&Role::SensitiveSource), "{find:?}");
+        assert!(
+            roles_of(json!({"name": "generate_pie_chart", "description": "Generate a pie chart"}))
+                .is_empty()
+        );
+        // Getter exclusion: a getter does not send even when its name holds a send word.
+        assert!(
+            !roles_of(json!({"name": "get_webhook_subscription"})).contains(&Role::ExternalSink)
+        );
+        // Azure-style `command` selector is not a shell.
+        let az = roles_of(
+            json!({"name": "storage", "inputSchema": {"properties": {"command": {"type": "string", "description": "The command to execute against the specified tool."}}}}),
+        );
+        assert!(!az.contains(&Role::CodeExec), "{az:?}");
+        // A pagination token is not a secret.
+        assert!(!secret_field("page_token") && secret_field("api_key") && secret_field("password"));
+    }
+
+    #[test]
+    fn cap_001_002_005_and_preconditions() {
+        let s = surface(vec![
+            json!({"name": "run_command", "inputSchema": {"properties": {"command": {"type": "string"}}}}),
+            json!({"name": "write_file", "annotations": {"destructiveHint": true}, "inputSchema": {"properties": {"path": {"type": "string", "pattern": "^/tmp/"}}}}),
+        ]);
+        let (roles, f) = run(&s);
+        assert_eq!(roles["run_command"], [Role::CodeExec].into());
+        let ids = ids(&f);
+        assert!(
+            ids.contains(&"MTC-CAP-001")
+                && ids.contains(&"MTC-CAP-002")
+                && ids.contains(&"MTC-CAP-006"),
+            "{ids:?}"
+        );
+        assert_eq!(
+            ids.iter().filter(|i| **i == "MTC-CAP-005").count(),
+            1,
+            "only run_command lacks destructiveHint"
+        );
+        assert!(
+            !ids.contains(&"MTC-CAP-008"),
+            "a pattern constrains the path"
+        );
+        let six = f.iter().find(|x| x.rule_id == "MTC-CAP-006").unwrap();
+        assert_eq!(
+            six.field.as_deref(),
+            Some("tools[run_command].inputSchema.properties.command")
+        );
+    }
+
+    #[test]
+    fn cap_007_008_fire_and_enum_silences() {
+        let s = surface(vec![
+            json!({"name": "fetch_page", "inputSchema": {"properties": {"url": {"type": "string"}}}}),
+            json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}}),
+            json!({"name": "fetch_known", "inputSchema": {"properties": {"url": {"type": "string", "enum": ["https://a.example"]}}}}),
+        ]);
+        let (_, f) = run(&s);
+        let got: Vec<(&str, Option<&str>)> = f
+            .iter()
+            .filter(|x| x.rule_id.starts_with("MTC-CAP-00"))
+            .map(|x| (x.rule_id.as_str(), x.tool.as_deref()))
+            .collect();
+        assert!(
+            got.contains(&("MTC-CAP-007", Some("fetch_page"))),
+            "{got:?}"
+        );
+        assert!(got.contains(&("MTC-CAP-008", Some("read_file"))), "{got:?}");
+        assert!(
+            !got.iter().any(|(_, t)| *t == Some("fetch_known")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn cap_003_contradictions() {
+        let s = surface(vec![
+            json!({"name": "delete_file", "annotations": {"readOnlyHint": true}, "inputSchema": {"properties": {"path": {"type": "string"}}}}),
+            json!({"name": "drop_table", "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "read_file", "annotations": {"readOnlyHint": true}}),
+        ]);
+        let (_, f) = run(&s);
+        let hits: Vec<&str> = f
+            .iter()
+            .filter(|x| x.rule_id == "MTC-CAP-003")
+            .map(|x| x.tool.as_deref().unwrap())
+            .collect();
+        assert_eq!(hits, ["delete_file", "drop_table"]);
+        // Prose alone never proves a contradiction.
+        let s = surface(vec![
+            json!({"name": "helper", "description": "Writes a file to disk", "annotations": {"readOnlyHint": true}}),
+        ]);
+        assert!(!ids(&run(&s).1).contains(&"MTC-CAP-003"));
+    }
+
+    #[test]
+    fn cap_004_open_world_sensitive() {
+        let s = surface(vec![
+            json!({"name": "read_env", "annotations": {"openWorldHint": true}}),
+        ]);
+        assert!(ids(&run(&s).1).contains(&"MTC-CAP-004"));
+        let s = surface(vec![
+            json!({"name": "read_env", "annotations": {"openWorldHint": false}}),
+        ]);
+        assert!(!ids(&run(&s).1).contains(&"MTC-CAP-004"));
+    }
+
+    #[test]
+    fn sampling_and_elicitation() {
+        let mut s = surface(vec![
+            json!({"name": "login", "inputSchema": {"properties": {"api_key": {"type": "string"}}}}),
+        ]);
+        s.capabilities = Some(json!({"tools": {}, "sampling": {}, "elicitation": {}}));
+        let f = run(&s).1;
+        let ids = ids(&f);
+        assert!(
+            ids.contains(&"MTC-CAP-009")
+                && ids.contains(&"MTC-CAP-011")
+                && !ids.contains(&"MTC-CAP-010"),
+            "{ids:?}"
+        );
+        assert!(
+            f.iter()
+                .any(|x| x.evidence.contains("tools[login].api_key"))
+        );
+        s.tools.clear();
+        s.capabilities = Some(json!({"experimental": {"elicitation": {}}}));
+        assert_eq!(
+            run(&s)
+                .1
+                .iter()
+                .map(|x| x.rule_id.as_str())
+                .collect::<Vec<_>>(),
+            ["MTC-CAP-010"]
+        );
+        s.capabilities = Some(json!({"tools": {}, "logging": {}}));
+        assert!(run(&s).1.is_empty());
+    }
+}

@@ -1,0 +1,570 @@
+//! Stage 4, toxic flow: the lethal trifecta (untrusted input → sensitive source →
+//! external sink) co-reachable in one server, or in one session (all servers of a
+//! client config, plus the client's built-in tools when asked). A sink is an
+//! external-sink or code-exec tool. Static analysis proves the primitive exists,
+//! not that a chain will run: only a single-tool trifecta is confirmed.
+
+use super::builtins::builtins_for;
+use super::{Role, ScanOptions, ServerResult};
+use crate::finding::Finding;
+use crate::surface::{Location, ServerSurface};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One tool that may hold roles, wherever it comes from.
+#[derive(Debug, Clone)]
+pub struct Holder<'a> {
+    /// Index of its member (server) in the session; built-ins get their own index.
+    pub member: usize,
+    /// `None` for a client built-in.
+    pub server_id: Option<&'a str>,
+    pub server_name: &'a str,
+    pub tool: &'a str,
+    pub roles: &'a BTreeSet<Role>,
+    pub location: Location,
+}
+
+impl Holder<'_> {
+    fn sink(&self) -> bool {
+        self.roles.contains(&Role::ExternalSink) || self.roles.contains(&Role::CodeExec)
+    }
+    fn ui(&self) -> bool {
+        self.roles.contains(&Role::UntrustedInput)
+    }
+    fn ss(&self) -> bool {
+        self.roles.contains(&Role::SensitiveSource)
+    }
+    fn label(&self) -> String {
+        format!("{}/{}", self.server_name, self.tool)
+    }
+    fn sink_kind(&self) -> &'static str {
+        if self.roles.contains(&Role::ExternalSink) {
+            "external-sink"
+        } else {
+            "code-exec"
+        }
+    }
+}
+
+/// A flow rule firing over a set of holders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub rule: &'static str,
+    /// Holder indexes: [tool] for 001/003; the representative path otherwise.
+    pub path: Vec<usize>,
+}
+
+/// Evaluate the seed's table over holders. Candidates are taken in the order given
+/// (callers sort them), legs on distinct tools when possible.
+pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    let u: Vec<usize> = (0..h.len()).filter(|&i| h[i].ui()).collect();
+    let s: Vec<usize> = (0..h.len()).filter(|&i| h[i].ss()).collect();
+    let k: Vec<usize> = (0..h.len()).filter(|&i| h[i].sink()).collect();
+    let mut single = false;
+    for (i, x) in h.iter().enumerate() {
+        if x.ui() && x.ss() && x.sink() {
+            hits.push(Hit {
+                rule: "MTC-FLOW-001",
+                path: vec![i],
+            });
+            single = true;
+        }
+    }
+    let pick = |cands: &[usize], avoid: &[usize]| {
+        cands
+            .iter()
+            .copied()
+            .find(|c| !avoid.contains(c))
+            .or_else(|| cands.first().copied())
+    };
+    let trifecta = !u.is_empty() && !s.is_empty() && !k.is_empty();
+    // The table's situations are tiers: with the trifecta present, its finding
+    // already names every source+sink tool, so FLOW-003/004/005 are not repeated.
+    if !trifecta {
+        for (i, x) in h.iter().enumerate() {
+            if x.ss() && x.sink() {
+                hits.push(Hit {
+                    rule: "MTC-FLOW-003",
+                    path: vec![i],
+                });
+            }
+        }
+    }
+    if trifecta {
+        if !single {
+            let a = pick(&u, &[]).unwrap_or(0);
+            let b = pick(&s, &[a]).unwrap_or(0);
+            let c = pick(&k, &[a, b]).unwrap_or(0);
+            hits.push(Hit {
+                rule: "MTC-FLOW-002",
+                path: vec![a, b, c],
+            });
+        }
+    } else {
+        // Source + sink on different tools.
+        if let Some((a, c)) = s
+            .iter()
+            .find_map(|&a| k.iter().find(|&&c| c != a).map(|&c| (a, c)))
+        {
+            hits.push(Hit {
+                rule: "MTC-FLOW-004",
+                path: vec![a, c],
+            });
+        }
+        if !u.is_empty() && !k.is_empty() && s.is_empty() {
+            let a = pick(&u, &[]).unwrap_or(0);
+            let c = pick(&k, &[a]).unwrap_or(0);
+            hits.push(Hit {
+                rule: "MTC-FLOW-005",
+                path: vec![a, c],
+            });
+        }
+    }
+    hits
+}
+
+/// Up to five holders of a role, then a count.
+fn holders_of<'a>(h: &[Holder<'a>], f: impl Fn(&Holder<'a>) -> bool) -> String {
+    let all: Vec<String> = h.iter().filter(|x| f(x)).map(Holder::label).collect();
+    let mut s = all.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if all.len() > 5 {
+        s.push_str(&format!(" (+{} more)", all.len() - 5));
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
+fn evidence(h: &[Holder<'_>]) -> String {
+    format!(
+        "untrusted-input: {}; sensitive-source: {}; sink: {}",
+        holders_of(h, Holder::ui),
+        holders_of(h, Holder::ss),
+        holders_of(h, Holder::sink)
+    )
+}
+
+fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
+    let t = |i: usize| format!("`{}`", h[i].label());
+    let p = &hit.path;
+    match hit.rule {
+        "MTC-FLOW-001" => format!(
+            "{scope}: tool {} alone holds untrusted-input, sensitive-source and {}: the lethal trifecta in one call",
+            t(p[0]),
+            h[p[0]].sink_kind()
+        ),
+        "MTC-FLOW-003" => format!(
+            "{scope}: tool {} reads sensitive data and can send it out ({})",
+            t(p[0]),
+            h[p[0]].sink_kind()
+        ),
+        "MTC-FLOW-002" => format!(
+            "{scope}: the lethal trifecta across tools: {} (untrusted-input) → {} (sensitive-source) → {} ({})",
+            t(p[0]),
+            t(p[1]),
+            t(p[2]),
+            h[p[2]].sink_kind()
+        ),
+        "MTC-FLOW-004" => format!(
+            "{scope}: sensitive data can flow from {} (sensitive-source) to {} ({})",
+            t(p[0]),
+            t(p[1]),
+            h[p[1]].sink_kind()
+        ),
+        _ => format!(
+            "{scope}: untrusted input from {} can drive the action sink {} ({})",
+            t(p[0]),
+            t(p[1]),
+            h[p[1]].sink_kind()
+        ),
+    }
+}
+
+/// The location a flow finding points at: its single tool, else its sink.
+fn at(hit: &Hit, h: &[Holder<'_>]) -> Location {
+    h[*hit.path.last().unwrap_or(&0)].location.clone()
+}
+
+/// Holders of one server, sorted by tool name.
+fn server_holders<'a>(
+    s: &'a ServerSurface,
+    roles: &'a BTreeMap<String, BTreeSet<Role>>,
+    member: usize,
+) -> Vec<Holder<'a>> {
+    roles
+        .iter()
+        .filter(|(_, r)| !r.is_empty())
+        .map(|(tool, r)| Holder {
+            member,
+            server_id: Some(&s.id),
+            server_name: &s.name,
+            tool,
+            roles: r,
+            location: s.location_for(Some(tool)),
+        })
+        .collect()
+}
+
+/// Stage 4 inside one server.
+pub fn check_server(
+    s: &ServerSurface,
+    roles: &BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
+    let h = server_holders(s, roles, 0);
+    let ev = evidence(&h);
+    let scope = format!("server `{}`", s.name);
+    for hit in evaluate(&h) {
+        let tool = (hit.path.len() == 1).then(|| h[hit.path[0]].tool);
+        out.push(
+            Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
+                .server(&s.id)
+                .tool(tool)
+                .evidence(&ev),
+        );
+    }
+}
+
+/// Stage 4 over a session: flows that need tools of two or more members (servers
+/// or the client's built-ins). Flows one server completes alone are its own findings.
+pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Vec<Finding>) {
+    if members.is_empty() {
+        return;
+    }
+    let mut h: Vec<Holder<'_>> = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        h.extend(server_holders(&m.surface, &m.roles, i));
+    }
+    // Client built-ins, from `--include-builtins CLIENT` or `auto` (the session's client).
+    let client = match opts.include_builtins.as_deref() {
+        Some("auto") => members
+            .iter()
+            .find_map(|m| m.surface.source.client)
+            .map(|c| c.as_str().to_string()),
+        other => other.map(str::to_string),
+    };
+    let profile = client.as_deref().and_then(builtins_for);
+    let fallback = members[0].surface.source.location.clone();
+    let builtin_member = members.len();
+    if let Some(p) = profile {
+        for t in &p.tools {
+            h.push(Holder {
+                member: builtin_member,
+                server_id: None,
+                server_name: &p.id,
+                tool: &t.name,
+                roles: &t.roles,
+                location: fallback.clone(),
+            });
+        }
+    }
+    // Built-ins last, so representative paths prefer the MCP servers' tools.
+    h.sort_by(|a, b| {
+        (a.server_id.is_none(), a.server_name, a.tool).cmp(&(
+            b.server_id.is_none(),
+            b.server_name,
+            b.tool,
+        ))
+    });
+    let alone: BTreeSet<&str> = (0..members.len())
+        .flat_map(|i| {
+            let mine: Vec<Holder<'_>> = h.iter().filter(|x| x.member == i).cloned().collect();
+            evaluate(&mine)
+                .into_iter()
+                .map(|x| x.rule)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let ev = evidence(&h);
+    let servers: BTreeSet<&str> = members.iter().map(|m| m.surface.name.as_str()).collect();
+    let scope = format!(
+        "session of {} server(s) ({}){}",
+        members.len(),
+        servers.into_iter().collect::<Vec<_>>().join(", "),
+        profile
+            .map(|p| format!(" + {} built-ins", p.name))
+            .unwrap_or_default()
+    );
+    for hit in evaluate(&h) {
+        let single = hit.path.len() == 1;
+        // Per-tool rules of MCP tools are already the server's; once-rules one server fires alone too.
+        if (single && h[hit.path[0]].server_id.is_some()) || (!single && alone.contains(hit.rule)) {
+            continue;
+        }
+        let tool = single.then(|| h[hit.path[0]].tool);
+        out.push(
+            Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
+                .tool(tool)
+                .evidence(&ev),
+        );
+    }
+}
+
+/// Every id this stage emits (a unit test checks each is catalogued).
+pub const RULE_IDS: &[&str] = &[
+    "MTC-FLOW-001",
+    "MTC-FLOW-002",
+    "MTC-FLOW-003",
+    "MTC-FLOW-004",
+    "MTC-FLOW-005",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acquire::Acquired;
+    use crate::finding::{Category, Confidence, Severity};
+    use crate::score::Grade;
+    use crate::surface::{Item, Source, Transport};
+    use serde_json::{Value, json};
+
+    fn surface(id: &str, session: Option<&str>, tools: Vec<Value>) -> ServerSurface {
+        let src = Source {
+            location: Location::new("mcp.json", 3, 5),
+            format: "tool-manifest".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new(id.into(), id.into(), src, Transport::Unknown);
+        s.session = session.map(str::to_string);
+        for t in tools {
+            let name = t["name"].as_str().unwrap().to_string();
+            s.tools.push(Item::new(name, t, None));
+        }
+        s
+    }
+
+    fn scan(surfaces: Vec<ServerSurface>, opts: &ScanOptions) -> super::super::ScanResult {
+        super::super::run(
+            Acquired {
+                surfaces,
+                ..Acquired::default()
+            },
+            opts,
+        )
+    }
+
+    fn ids(f: &[Finding]) -> Vec<&str> {
+        f.iter()
+            .map(|x| x.rule_id.as_str())
+            .filter(|r| r.starts_with("MTC-FLOW"))
+            .collect()
+    }
+
+    fn fetch_url() -> Value {
+        json!({"name": "fetch_url", "description": "Fetch a URL", "inputSchema": {"properties": {"url": {"type": "string", "format": "uri"}}}})
+    }
+    fn read_file() -> Value {
+        json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string", "pattern": "^/srv/"}}}})
+    }
+    fn http_request() -> Value {
+        json!({"name": "http_request", "inputSchema": {"properties": {"url": {"type": "string", "format": "uri"}, "method": {"enum": ["GET", "POST"]}, "body": {"type": "string"}}}})
+    }
+
+    #[test]
+    fn rule_ids_are_catalogued_with_the_seed_table() {
+        let want = [
+            ("MTC-FLOW-001", Severity::Critical, Confidence::Confirmed),
+            ("MTC-FLOW-002", Severity::Critical, Confidence::Strong),
+            ("MTC-FLOW-003", Severity::High, Confidence::Strong),
+            ("MTC-FLOW-004", Severity::High, Confidence::Strong),
+            ("MTC-FLOW-005", Severity::Medium, Confidence::Strong),
+        ];
+        for (id, sev, conf) in want {
+            let r = crate::rules::get(id).unwrap();
+            assert_eq!(
+                (r.severity, r.confidence, r.category),
+                (sev, conf, Category::Exfiltration),
+                "{id}"
+            );
+        }
+        assert_eq!(RULE_IDS.len(), want.len());
+    }
+
+    #[test]
+    fn seed_single_tool_trifecta_is_flow_001_and_f() {
+        let s = surface(
+            "one.json",
+            None,
+            vec![
+                json!({"name": "sync", "description": "Fetch a URL, read a local file and post the result."}),
+            ],
+        );
+        let r = scan(vec![s], &ScanOptions::default());
+        let srv = &r.servers[0];
+        assert_eq!(ids(&srv.findings), ["MTC-FLOW-001"]);
+        assert_eq!(
+            srv.findings
+                .iter()
+                .find(|f| f.rule_id == "MTC-FLOW-001")
+                .unwrap()
+                .tool
+                .as_deref(),
+            Some("sync")
+        );
+        assert_eq!(srv.score.grade, Grade::F);
+    }
+
+    #[test]
+    fn seed_cross_tool_trifecta_is_flow_002_d_not_f() {
+        let s = surface(
+            "three.json",
+            None,
+            vec![fetch_url(), read_file(), http_request()],
+        );
+        let r = scan(vec![s], &ScanOptions::default());
+        let srv = &r.servers[0];
+        assert_eq!(ids(&srv.findings), ["MTC-FLOW-002"], "{:#?}", srv.findings);
+        let f = srv
+            .findings
+            .iter()
+            .find(|f| f.rule_id == "MTC-FLOW-002")
+            .unwrap();
+        assert!(
+            f.message.contains("three.json/fetch_url")
+                && f.message.contains("three.json/read_file")
+                && f.message.contains("three.json/http_request"),
+            "{}",
+            f.message
+        );
+        assert!(
+            srv.score.grade >= Grade::D && srv.score.grade != Grade::F,
+            "{:?}",
+            srv.score.grade
+        );
+    }
+
+    #[test]
+    fn read_only_tools_have_no_flow() {
+        let s = surface(
+            "ro.json",
+            None,
+            vec![
+                read_file(),
+                json!({"name": "list_directory", "inputSchema": {"properties": {"path": {"type": "string", "pattern": "^/"}}}}),
+                json!({"name": "get_current_time"}),
+            ],
+        );
+        let r = scan(vec![s], &ScanOptions::default());
+        assert!(
+            ids(&r.servers[0].findings).is_empty(),
+            "{:#?}",
+            r.servers[0].findings
+        );
+    }
+
+    #[test]
+    fn flow_003_004_005() {
+        let h = |n: &'static str, r: &'static [Role]| {
+            (n, r.iter().copied().collect::<BTreeSet<Role>>())
+        };
+        type Case<'a> = (Vec<(&'a str, BTreeSet<Role>)>, Vec<&'a str>);
+        let cases: Vec<Case<'_>> = vec![
+            (
+                vec![h(
+                    "dump_and_send",
+                    &[Role::SensitiveSource, Role::ExternalSink],
+                )],
+                vec!["MTC-FLOW-003"],
+            ),
+            (
+                vec![
+                    h("read_db", &[Role::SensitiveSource]),
+                    h("post", &[Role::ExternalSink]),
+                ],
+                vec!["MTC-FLOW-004"],
+            ),
+            (
+                vec![
+                    h("fetch", &[Role::UntrustedInput]),
+                    h("shell", &[Role::CodeExec]),
+                ],
+                vec!["MTC-FLOW-005"],
+            ),
+            (
+                vec![
+                    h("fetch", &[Role::UntrustedInput]),
+                    h("read", &[Role::SensitiveSource]),
+                ],
+                vec![],
+            ),
+            (
+                vec![
+                    h("write", &[Role::FileWrite]),
+                    h("read", &[Role::SensitiveSource]),
+                ],
+                vec![],
+            ),
+        ];
+        for (tools, want) in cases {
+            let hs: Vec<Holder<'_>> = tools
+                .iter()
+                .map(|(n, r)| Holder {
+                    member: 0,
+                    server_id: Some("s"),
+                    server_name: "s",
+                    tool: n,
+                    roles: r,
+                    location: Location::default(),
+                })
+                .collect();
+            let got: Vec<&str> = evaluate(&hs).iter().map(|x| x.rule).collect();
+            assert_eq!(got, want, "{tools:?}");
+        }
+    }
+
+    #[test]
+    fn session_trifecta_across_servers_belongs_to_the_session() {
+        let a = surface("mcp.json#web", Some("mcp.json"), vec![fetch_url()]);
+        let b = surface("mcp.json#files", Some("mcp.json"), vec![read_file()]);
+        let c = surface("mcp.json#api", Some("mcp.json"), vec![http_request()]);
+        let r = scan(vec![a, b, c], &ScanOptions::default());
+        // fetch_url alone: nothing; http_request: untrusted-input + sink = FLOW-005 in its own server.
+        for s in &r.servers {
+            assert!(
+                !ids(&s.findings).contains(&"MTC-FLOW-002"),
+                "{}",
+                s.surface.id
+            );
+        }
+        let sess = &r.sessions[0];
+        assert_eq!(
+            ids(&sess.findings),
+            ["MTC-FLOW-002"],
+            "{:#?}",
+            sess.findings
+        );
+        let f = &sess.findings[0];
+        assert!(
+            f.message.contains("mcp.json#files/read_file"),
+            "{}",
+            f.message
+        );
+        assert!(
+            f.evidence.contains("mcp.json#web/fetch_url"),
+            "{}",
+            f.evidence
+        );
+        assert!(sess.score.grade >= Grade::D && sess.score.grade != Grade::F);
+    }
+
+    #[test]
+    fn builtins_complete_a_session_flow() {
+        let a = surface("mcp.json#files", Some("mcp.json"), vec![read_file()]);
+        let r = scan(vec![a.clone()], &ScanOptions::default());
+        assert!(ids(&r.sessions[0].findings).is_empty());
+        let opts = ScanOptions {
+            include_builtins: Some("claude-code".into()),
+            ..ScanOptions::default()
+        };
+        let r = scan(vec![a], &opts);
+        let f = &r.sessions[0].findings;
+        assert_eq!(ids(f), ["MTC-FLOW-002"], "{f:#?}");
+        assert!(
+            f[0].message.contains("mcp.json#files/read_file")
+                && f[0].message.contains("claude-code/Bash"),
+            "{}",
+            f[0].message
+        );
+    }
+}
