@@ -1,0 +1,125 @@
+//! The CI part of the comment and job summary: what changed in the lockfile
+//! (the reviewed change), what drifted without review, which servers have no
+//! lockfile entry, and the exact command that approves a change. Scanned text
+//! only ever appears inside code spans, made visible and stripped of backticks,
+//! so it cannot become a mention, link, image, HTML or Markdown structure.
+
+use super::gate::Gate;
+use crate::detect::ScanResult;
+use crate::diff::CatalogDiff;
+use std::fmt::Write;
+
+/// Scanned text as an inert inline code span.
+pub fn code(s: &str) -> String {
+    let v = crate::text::visible(&crate::text::truncate_chars(s, 300)).replace('`', "'");
+    format!("`{v}`")
+}
+
+/// A code span safe inside a table cell.
+pub fn cell(s: &str) -> String {
+    code(s).replace('|', "\\|")
+}
+
+/// How many changes of one server are listed before "and N more".
+const MAX_CHANGES: usize = 40;
+
+/// One server's semantic diff as a list.
+pub fn diff_list(out: &mut String, d: &CatalogDiff) {
+    for c in d.changes.iter().take(MAX_CHANGES) {
+        let item = c.item.as_deref().map(|i| format!(" {}", code(i))).unwrap_or_default();
+        let ws = if c.whitespace_only { " _(whitespace only)_" } else { "" };
+        let _ = writeln!(out, "- **{}**{item}: {}{ws}", kind(c.kind), code(&c.summary));
+        if let (Some(b), Some(a)) = (&c.before, &c.after) {
+            let _ = writeln!(out, "  - before: {}\n  - after: {}", code(b), code(a));
+        }
+    }
+    if d.changes.len() > MAX_CHANGES {
+        let _ = writeln!(out, "- … and {} more changes", d.changes.len() - MAX_CHANGES);
+    }
+}
+
+fn kind(k: crate::diff::ChangeKind) -> String {
+    serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// Where the list of changed files came from, and what was scanned.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// One sentence, e.g. "3 changed files (git diff base...head)".
+    pub how: String,
+    pub notes: Vec<String>,
+}
+
+/// The CI section appended to the report.
+pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n### Lockfile review\n");
+    if !scope.how.is_empty() {
+        let _ = writeln!(out, "_Scope: {}._\n", scope.how);
+    }
+    for n in &scope.notes {
+        let _ = writeln!(out, "> [!NOTE]\n> {n}\n");
+    }
+    if !g.drifted.is_empty() {
+        let _ = writeln!(out, "**Unreviewed drift** — these surfaces no longer match {} and this change does not update it:\n", code(lockfile));
+        for s in r.servers.iter().filter(|s| s.drift.is_some()) {
+            let _ = writeln!(out, "<details><summary>{}</summary>\n", crate::text::visible(&s.surface.id).replace(['<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'], "·"));
+            if let Some(d) = &s.drift {
+                if d.diff.is_empty() {
+                    let _ = writeln!(out, "- the surface digest changed (`{}` pinned)", &d.pinned_digest.chars().take(12).collect::<String>().replace('`', ""));
+                } else {
+                    diff_list(&mut out, &d.diff);
+                }
+            }
+            let _ = writeln!(out, "\n</details>\n");
+        }
+    }
+    if !g.unpinned.is_empty() {
+        let _ = writeln!(out, "**Not in the lockfile** — the catalog of these servers was never reviewed:\n");
+        for id in &g.unpinned {
+            let _ = writeln!(out, "- {}", code(id));
+        }
+        out.push('\n');
+    }
+    if !r.lockfile_changes.is_empty() {
+        let _ = writeln!(out, "**Reviewed changes** — this change updates {}:\n", code(lockfile));
+        for d in &r.lockfile_changes {
+            let _ = writeln!(out, "<details open><summary>server {}</summary>\n", crate::text::visible(&d.server).replace(['<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'], "·"));
+            diff_list(&mut out, d);
+            let _ = writeln!(out, "\n</details>\n");
+        }
+    }
+    if g.drift() {
+        let _ = writeln!(
+            out,
+            "**To approve** the change after reviewing it, update the lockfile and commit it:\n\n```sh\nmcptrustchecker lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n",
+            lockfile = shell_word(lockfile)
+        );
+    } else if r.lockfile_changes.is_empty() {
+        let _ = writeln!(out, "No drift: every scanned surface matches {}.", code(lockfile));
+    }
+    out
+}
+
+/// A path as one shell word (single-quoted unless plainly safe).
+fn shell_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", crate::text::visible(s).replace('\'', "'\\''").replace('`', "'"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_are_inert() {
+        assert_eq!(code("a`b @x [l](http://e)"), "`a'b @x [l](http://e)`");
+        assert_eq!(code("x\u{E0041}\ny"), "`x<U+E0041>\\ny`");
+        assert_eq!(cell("a|b"), "`a\\|b`");
+        assert_eq!(shell_word("mcptrustchecker.lock"), "mcptrustchecker.lock");
+        assert_eq!(shell_word("a b'c"), "'a b'\\''c'");
+    }
+}
