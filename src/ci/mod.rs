@@ -165,6 +165,8 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         Some(github::Api::new(base_url, &token, &repo))
     };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    // octocrab spawns its service worker when the client is built.
+    let _entered = rt.enter();
 
     // 1. What to scan.
     let plan = if let (Some(b), Some(h)) = (&base, &head) {
@@ -198,11 +200,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             Err(e) => {
                 // Scanning everything is the safe answer when we cannot tell what changed.
                 warn(&format!("{e}; scanning every config instead"));
-                Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: "every config (the changed files are unknown)".into(), notes: vec![e] }, base: None }
+                Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: "every config (the changed files are unknown)".into(), notes: vec![e], ..Default::default() }, base: None }
             }
         }
     } else {
-        Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: format!("every config under {}", summary::code(if scan_rel.is_empty() { "." } else { &scan_rel })), notes: Vec::new() }, base: None }
+        Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: format!("every config under {}", summary::code(if scan_rel.is_empty() { "." } else { &scan_rel })), notes: Vec::new(), ..Default::default() }, base: None }
     };
 
     // 2. Acquire and run the shared pipeline.
@@ -236,6 +238,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     };
     bridge::apply_lock(&mut result, &lock, plan.files.is_none());
     let mut scope = plan.scope;
+    scope.lockfile_present = head_lock_text.is_some();
     if plan.lockfile_changed {
         if let Some(head_text) = &head_lock_text {
             let base_text = plan.base.as_deref().and_then(|b| changed::show(&ws, b, &lock_rel));
@@ -325,7 +328,7 @@ fn select(ws: &Path, scan_rel: &str, lock_rel: &str, lock_abs: &Path, names: Vec
     if removed > 0 {
         how.push_str(&format!(", {removed} removed"));
     }
-    Plan { files: Some(files), lockfile_changed, scope: summary::Scope { how, notes }, base }
+    Plan { files: Some(files), lockfile_changed, scope: summary::Scope { how, notes, ..Default::default() }, base }
 }
 
 fn append(path: &Path, text: &str) -> std::io::Result<()> {

@@ -48,6 +48,8 @@ pub struct Scope {
     /// One sentence, e.g. "3 changed files (git diff base...head)".
     pub how: String,
     pub notes: Vec<String>,
+    /// The head lockfile exists.
+    pub lockfile_present: bool,
 }
 
 /// The CI section appended to the report.
@@ -95,7 +97,9 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
             "**To approve** the change after reviewing it, update the lockfile and commit it:\n\n```sh\nmcptrustchecker lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n",
             lockfile = shell_word(lockfile)
         );
-    } else if r.lockfile_changes.is_empty() {
+    } else if !scope.lockfile_present && !r.servers.is_empty() {
+        let _ = writeln!(out, "There is no {} yet: run `mcptrustchecker lock` and commit it to pin the reviewed catalogs, so later changes show up as drift.", code(lockfile));
+    } else if r.lockfile_changes.is_empty() && !r.servers.is_empty() {
         let _ = writeln!(out, "No drift: every scanned surface matches {}.", code(lockfile));
     }
     out

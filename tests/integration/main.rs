@@ -1,5 +1,6 @@
 //! Integration tests: all in one binary (faster to link), each module runs the
 //! real `mcptrustchecker` binary on fixtures.
 
+mod ci;
 mod common;
 mod foundation;
