@@ -20,7 +20,11 @@ pub struct Lock {
 impl Lock {
     /// Config files (or descriptors) whose servers this lockfile pins.
     pub fn pinned_paths(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.entries.keys().map(|id| id.split('#').next().unwrap_or(id).to_string()).collect();
+        let mut v: Vec<String> = self
+            .entries
+            .keys()
+            .map(|id| id.split('#').next().unwrap_or(id).to_string())
+            .collect();
         v.sort();
         v.dedup();
         v
@@ -30,24 +34,38 @@ impl Lock {
 /// Parse a lockfile's text (`display` names it in errors).
 pub fn parse_lock(text: &str, display: &str) -> Result<Lock, String> {
     let doc = crate::parse::jsonc(text, display).map_err(|e| e.to_string())?;
-    let mut lock = Lock { path: display.to_string(), entries: BTreeMap::new() };
-    let Value::Object(root) = &doc.value else { return Err(format!("{display}: a lockfile is a JSON object")) };
+    let mut lock = Lock {
+        path: display.to_string(),
+        entries: BTreeMap::new(),
+    };
+    let Value::Object(root) = &doc.value else {
+        return Err(format!("{display}: a lockfile is a JSON object"));
+    };
     for (key, v) in root {
         let base = format!("/{}", crate::parse::ptr_seg(key));
         match v {
             Value::Object(m) => {
                 for (id, e) in m {
                     if let Some(d) = e.get("digest").and_then(Value::as_str) {
-                        let (l, c) = doc.pos(&format!("{base}/{}", crate::parse::ptr_seg(id))).unwrap_or((1, 1));
-                        lock.entries.insert(id.clone(), (d.to_string(), Location::new(display, l, c)));
+                        let (l, c) = doc
+                            .pos(&format!("{base}/{}", crate::parse::ptr_seg(id)))
+                            .unwrap_or((1, 1));
+                        lock.entries
+                            .insert(id.clone(), (d.to_string(), Location::new(display, l, c)));
                     }
                 }
             }
             Value::Array(a) => {
                 for (i, e) in a.iter().enumerate() {
-                    if let (Some(id), Some(d)) = (e.get("id").and_then(Value::as_str), e.get("digest").and_then(Value::as_str)) {
+                    if let (Some(id), Some(d)) = (
+                        e.get("id").and_then(Value::as_str),
+                        e.get("digest").and_then(Value::as_str),
+                    ) {
                         let (l, c) = doc.pos(&format!("{base}/{i}")).unwrap_or((1, 1));
-                        lock.entries.insert(id.to_string(), (d.to_string(), Location::new(display, l, c)));
+                        lock.entries.insert(
+                            id.to_string(),
+                            (d.to_string(), Location::new(display, l, c)),
+                        );
                     }
                 }
             }
@@ -64,20 +82,36 @@ pub fn apply_lock(r: &mut ScanResult, lock: &Lock, whole_repo: bool) {
         match lock.entries.get(&s.surface.id) {
             None => r.unpinned.push(s.surface.id.clone()),
             Some((digest, loc)) if *digest != s.digest => {
-                s.drift = Some(Drift { pinned_digest: digest.clone(), diff: CatalogDiff { server: s.surface.id.clone(), changes: Vec::new() }, lock_location: loc.clone() });
+                s.drift = Some(Drift {
+                    pinned_digest: digest.clone(),
+                    diff: CatalogDiff {
+                        server: s.surface.id.clone(),
+                        changes: Vec::new(),
+                    },
+                    lock_location: loc.clone(),
+                });
             }
             Some(_) => {}
         }
     }
     if whole_repo {
-        r.stale = lock.entries.keys().filter(|id| !r.servers.iter().any(|s| &s.surface.id == *id)).cloned().collect();
+        r.stale = lock
+            .entries
+            .keys()
+            .filter(|id| !r.servers.iter().any(|s| &s.surface.id == *id))
+            .cloned()
+            .collect();
     }
     r.unpinned.sort();
     r.unpinned.dedup();
 }
 
 /// The reviewed change: what the PR's lockfile edit approves, server by server.
-pub fn lockfile_diff(base: Option<&str>, head: &str, display: &str) -> Result<Vec<CatalogDiff>, String> {
+pub fn lockfile_diff(
+    base: Option<&str>,
+    head: &str,
+    display: &str,
+) -> Result<Vec<CatalogDiff>, String> {
     let before = match base {
         Some(t) => parse_lock(t, &format!("{display} (base)"))?,
         None => Lock::default(),
@@ -85,18 +119,43 @@ pub fn lockfile_diff(base: Option<&str>, head: &str, display: &str) -> Result<Ve
     let after = parse_lock(head, display)?;
     let change = |kind, server: &str, summary: String| CatalogDiff {
         server: server.to_string(),
-        changes: vec![Change { kind, item: None, field: None, summary, before: None, after: None, words: Vec::new(), whitespace_only: false }],
+        changes: vec![Change {
+            kind,
+            item: None,
+            field: None,
+            summary,
+            before: None,
+            after: None,
+            words: Vec::new(),
+            whitespace_only: false,
+        }],
     };
     let mut out = Vec::new();
     for (id, (d, _)) in &after.entries {
         match before.entries.get(id) {
-            None => out.push(change(ChangeKind::ServerAdded, id, "server pinned for the first time".into())),
-            Some((old, _)) if old != d => out.push(change(ChangeKind::SchemaChanged, id, "surface digest changed".into())),
+            None => out.push(change(
+                ChangeKind::ServerAdded,
+                id,
+                "server pinned for the first time".into(),
+            )),
+            Some((old, _)) if old != d => out.push(change(
+                ChangeKind::SchemaChanged,
+                id,
+                "surface digest changed".into(),
+            )),
             Some(_) => {}
         }
     }
-    for id in before.entries.keys().filter(|id| !after.entries.contains_key(*id)) {
-        out.push(change(ChangeKind::ServerRemoved, id, "server unpinned".into()));
+    for id in before
+        .entries
+        .keys()
+        .filter(|id| !after.entries.contains_key(*id))
+    {
+        out.push(change(
+            ChangeKind::ServerRemoved,
+            id,
+            "server unpinned".into(),
+        ));
     }
     Ok(out)
 }

@@ -26,7 +26,11 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     if out.status.success() {
         Ok(out.stdout)
     } else {
-        Err(format!("git {} failed: {}", args.first().unwrap_or(&""), crate::text::visible(String::from_utf8_lossy(&out.stderr).trim())))
+        Err(format!(
+            "git {} failed: {}",
+            args.first().unwrap_or(&""),
+            crate::text::visible(String::from_utf8_lossy(&out.stderr).trim())
+        ))
     }
 }
 
@@ -35,7 +39,17 @@ pub fn resolve(dir: &Path, rev: &str) -> Option<String> {
     if !super::event::is_rev(rev) {
         return None;
     }
-    let out = git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")]).ok()?;
+    let out = git(
+        dir,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &format!("{rev}^{{commit}}"),
+        ],
+    )
+    .ok()?;
     let s = String::from_utf8(out).ok()?.trim().to_string();
     (!s.is_empty()).then_some(s)
 }
@@ -52,14 +66,35 @@ pub enum Method {
 /// Paths changed between `base` and `head` (repo-relative, `/` separators, sorted).
 /// `Err` when either commit is missing locally (a shallow clone).
 pub fn diff_names(dir: &Path, base: &str, head: &str) -> Result<(Vec<String>, Method), String> {
-    let b = resolve(dir, base).ok_or_else(|| format!("the base commit {} is not in the clone", crate::text::visible(base)))?;
-    let h = resolve(dir, head).ok_or_else(|| format!("the head commit {} is not in the clone", crate::text::visible(head)))?;
+    let b = resolve(dir, base).ok_or_else(|| {
+        format!(
+            "the base commit {} is not in the clone",
+            crate::text::visible(base)
+        )
+    })?;
+    let h = resolve(dir, head).ok_or_else(|| {
+        format!(
+            "the head commit {} is not in the clone",
+            crate::text::visible(head)
+        )
+    })?;
     let run = |range: &[&str]| -> Result<Vec<String>, String> {
-        let mut args = vec!["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv"];
+        let mut args = vec![
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            "--no-ext-diff",
+            "--no-textconv",
+        ];
         args.extend_from_slice(range);
         args.push("--");
         let out = git(dir, &args)?;
-        let mut names: Vec<String> = out.split(|&b| b == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect();
+        let mut names: Vec<String> = out
+            .split(|&b| b == 0)
+            .filter(|s| !s.is_empty())
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+            .collect();
         names.sort();
         names.dedup();
         Ok(names)
@@ -82,7 +117,22 @@ mod tests {
     use super::*;
 
     fn sh(dir: &Path, args: &[&str]) {
-        let ok = Command::new("git").args(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]).args(args).current_dir(dir).stdout(Stdio::null()).stderr(Stdio::null()).status().unwrap().success();
+        let ok = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success();
         assert!(ok, "git {args:?}");
     }
 
@@ -101,12 +151,19 @@ mod tests {
         sh(p, &["add", "-A"]);
         sh(p, &["commit", "-qm", "head"]);
         let (names, method) = diff_names(p, &base, "HEAD").unwrap();
-        assert_eq!(names, vec!["a.json".to_string(), "dir with space/mcp.json".to_string()]);
+        assert_eq!(
+            names,
+            vec!["a.json".to_string(), "dir with space/mcp.json".to_string()]
+        );
         assert_eq!(method, Method::MergeBase);
         assert_eq!(show(p, &base, "a.json").as_deref(), Some("{}"));
         assert_eq!(show(p, &base, "dir with space/mcp.json"), None);
         let missing = "0123456789abcdef0123456789abcdef01234567";
-        assert!(diff_names(p, missing, "HEAD").unwrap_err().contains("not in the clone"));
+        assert!(
+            diff_names(p, missing, "HEAD")
+                .unwrap_err()
+                .contains("not in the clone")
+        );
         assert!(resolve(p, "--output=/tmp/x").is_none());
     }
 }

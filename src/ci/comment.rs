@@ -2,7 +2,7 @@
 //! and by its author, updated in place, never duplicated. Writing it is best
 //! effort: the caller turns any error into a warning.
 
-use super::github::Api;
+use super::github::{Api, Identity, IssueComment};
 
 /// Starts every comment we write; the Markdown report carries the same marker.
 pub const MARKER: &str = "<!-- mcptrustchecker:report -->";
@@ -33,17 +33,28 @@ pub fn cap(text: &str, max: usize) -> String {
     }
     const NOTE: &str = "\n\n_The report was truncated to fit in a comment; the full report is in the job summary and the SARIF file._\n";
     let budget = max.saturating_sub(NOTE.len() + 200);
-    let mut kept = String::new();
+    let (mut kept, mut count) = (String::new(), 0);
     for line in text.split_inclusive('\n') {
-        if kept.chars().count() + line.chars().count() > budget {
+        let n = line.chars().count();
+        if count + n > budget {
             break;
         }
         kept.push_str(line);
+        count += n;
     }
-    if kept.lines().filter(|l| l.trim_start().starts_with("```")).count() % 2 == 1 {
+    if kept
+        .lines()
+        .filter(|l| l.trim_start().starts_with("```"))
+        .count()
+        % 2
+        == 1
+    {
         kept.push_str("\n```\n");
     }
-    let open = kept.matches("<details>").count().saturating_sub(kept.matches("</details>").count());
+    let open = kept
+        .matches("<details>")
+        .count()
+        .saturating_sub(kept.matches("</details>").count());
     for _ in 0..open {
         kept.push_str("\n</details>\n");
     }
@@ -53,17 +64,28 @@ pub fn cap(text: &str, max: usize) -> String {
 
 /// Ours: written by the token's identity and carrying the marker. Anyone can
 /// post a comment containing the marker; we never adopt theirs.
-fn is_ours(login: &str, author: &str, body: &str) -> bool {
-    author == login && body.contains(MARKER)
+fn is_ours(who: &Identity, c: &IssueComment) -> bool {
+    let by_us = match who {
+        Identity::Login(l) => &c.author == l,
+        Identity::AnyBot => c.bot,
+    };
+    by_us && c.body.contains(MARKER)
 }
 
 /// Update our earlier comment (the oldest, if a past race left several), or
 /// create one when `create` allows it.
 pub async fn upsert(api: &Api, number: u64, body: &str, create: bool) -> Result<Outcome, String> {
-    let login = api.login().await;
+    let who = api.identity().await;
     let comments = api.comments(number).await?;
-    match comments.iter().filter(|(_, a, b)| is_ours(&login, a, b)).min_by_key(|(id, _, _)| *id) {
-        Some((id, _, _)) => api.update_comment(*id, body).await.map(|_| Outcome::Updated(*id)),
+    match comments
+        .iter()
+        .filter(|c| is_ours(&who, c))
+        .min_by_key(|c| c.id)
+    {
+        Some(c) => api
+            .update_comment(c.id, body)
+            .await
+            .map(|_| Outcome::Updated(c.id)),
         None if create => api.create_comment(number, body).await.map(Outcome::Created),
         None => Ok(Outcome::NotNeeded),
     }
@@ -83,9 +105,24 @@ mod tests {
 
     #[test]
     fn ownership_needs_author_and_marker() {
-        assert!(is_ours("github-actions[bot]", "github-actions[bot]", &format!("x {MARKER}")));
-        assert!(!is_ours("github-actions[bot]", "mallory", MARKER));
-        assert!(!is_ours("github-actions[bot]", "github-actions[bot]", "no marker"));
+        let c = |author: &str, bot: bool, body: &str| IssueComment {
+            id: 1,
+            author: author.into(),
+            bot,
+            body: body.into(),
+        };
+        let me = Identity::Login("ci-user".into());
+        assert!(is_ours(&me, &c("ci-user", false, &format!("x {MARKER}"))));
+        assert!(!is_ours(&me, &c("mallory", false, MARKER)));
+        assert!(!is_ours(&me, &c("ci-user", false, "no marker")));
+        assert!(is_ours(
+            &Identity::AnyBot,
+            &c("github-actions[bot]", true, MARKER)
+        ));
+        assert!(
+            !is_ours(&Identity::AnyBot, &c("mallory", false, MARKER)),
+            "a person's planted marker is not ours"
+        );
     }
 
     #[test]
@@ -96,7 +133,10 @@ mod tests {
         }
         let c = cap(&s, 5_000);
         assert!(c.chars().count() <= 5_000);
-        assert_eq!(c.matches("<details>").count(), c.matches("</details>").count());
+        assert_eq!(
+            c.matches("<details>").count(),
+            c.matches("</details>").count()
+        );
         assert_eq!(c.lines().filter(|l| l.starts_with("```")).count() % 2, 0);
         assert!(c.contains("truncated"));
         assert_eq!(cap("short", 10), "short");

@@ -5,7 +5,7 @@
 use super::summary::{cell, code};
 use crate::detect::ScanResult;
 use crate::report::Verdict;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -16,23 +16,50 @@ pub fn markdown(r: &ScanResult, v: &Verdict) -> String {
         (false, Some(_)) => "**Gate passed**",
         (false, None) => "**Gate passed**: no MCP servers to check",
     };
-    let worst = v.worst_grade.map(|g| format!(" — worst grade **{g}**")).unwrap_or_default();
+    let worst = v
+        .worst_grade
+        .map(|g| format!(" — worst grade **{g}**"))
+        .unwrap_or_default();
     let _ = writeln!(out, "{verdict}{worst}\n");
     for reason in &v.reasons {
         let _ = writeln!(out, "- {}", code(reason));
     }
     if !r.servers.is_empty() {
-        let _ = writeln!(out, "\n| server | grade | score | coverage | findings |\n|---|---|---|---|---|");
+        let _ = writeln!(
+            out,
+            "\n| server | grade | score | coverage | findings |\n|---|---|---|---|---|"
+        );
         for s in &r.servers {
-            let _ = writeln!(out, "| {} | **{}** | {} | {} | {} |", cell(&s.surface.id), s.score.grade, s.score.value, s.surface.coverage.as_str(), s.findings.iter().filter(|f| f.suppressed.is_none()).count());
+            let _ = writeln!(
+                out,
+                "| {} | **{}** | {} | {} | {} |",
+                cell(&s.surface.id),
+                s.score.grade,
+                s.score.value,
+                s.surface.coverage.as_str(),
+                s.findings.iter().filter(|f| f.suppressed.is_none()).count()
+            );
         }
     }
-    let mut top: Vec<_> = r.servers.iter().flat_map(|s| &s.findings).chain(r.sessions.iter().flat_map(|s| &s.findings)).filter(|f| f.suppressed.is_none()).collect();
+    let mut top: Vec<_> = r
+        .servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
+        .filter(|f| f.suppressed.is_none())
+        .collect();
     top.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     if !top.is_empty() {
         let _ = writeln!(out, "\n### Findings that matter most\n");
         for f in top.iter().take(20) {
-            let _ = writeln!(out, "- **{}** {} {} at {}", f.severity, code(&f.rule_id), code(&f.message), code(&format!("{}:{}", f.location.path, f.location.line)));
+            let _ = writeln!(
+                out,
+                "- **{}** {} {} at {}",
+                f.severity,
+                code(&f.rule_id),
+                code(&f.message),
+                code(&format!("{}:{}", f.location.path, f.location.line))
+            );
         }
         if top.len() > 20 {
             let _ = writeln!(out, "- … and {} more in the SARIF file", top.len() - 20);
@@ -51,7 +78,13 @@ fn level(s: crate::finding::Severity) -> &'static str {
 }
 
 pub fn sarif(r: &ScanResult) -> Result<String, String> {
-    let findings: Vec<_> = r.servers.iter().flat_map(|s| &s.findings).chain(r.sessions.iter().flat_map(|s| &s.findings)).filter(|f| !f.location.path.is_empty() && !f.location.path.starts_with('/')).collect();
+    let findings: Vec<_> = r
+        .servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
+        .filter(|f| !f.location.path.is_empty() && !f.location.path.starts_with('/'))
+        .collect();
     let mut rules: BTreeMap<&str, Value> = BTreeMap::new();
     for f in &findings {
         rules.entry(&f.rule_id).or_insert_with(|| {
@@ -75,8 +108,10 @@ pub fn sarif(r: &ScanResult) -> Result<String, String> {
     let log = json!({"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "mcptrustchecker", "semanticVersion": crate::VERSION, "informationUri": "https://github.com/mcptrustchecker/mcptrustchecker", "rules": rules.into_values().collect::<Vec<_>>()}},
         "automationDetails": {"id": "mcptrustchecker/"}, "results": results}]});
-    serde_json::to_string_pretty(&log).map(|mut s| {
-        s.push('\n');
-        s
-    }).map_err(|e| e.to_string())
+    serde_json::to_string_pretty(&log)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| e.to_string())
 }

@@ -38,32 +38,74 @@ impl Gate {
 /// longer matches the head lockfile was not reviewed in this PR.
 pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_gates: bool) -> Gate {
     let mut verdict = report::verdict(r, fail_on);
-    let drifted: Vec<String> = r.servers.iter().filter(|s| s.drift.is_some()).map(|s| s.surface.id.clone()).collect();
-    let unpinned: Vec<String> = if unpinned_gates { r.unpinned.iter().filter(|id| r.servers.iter().any(|s| &s.surface.id == *id)).cloned().collect() } else { Vec::new() };
+    let drifted: Vec<String> = r
+        .servers
+        .iter()
+        .filter(|s| s.drift.is_some())
+        .map(|s| s.surface.id.clone())
+        .collect();
+    let unpinned: Vec<String> = if unpinned_gates {
+        r.unpinned
+            .iter()
+            .filter(|id| r.servers.iter().any(|s| &s.surface.id == *id))
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
     if fail_on_drift {
         for id in &drifted {
-            verdict.reasons.push(format!("server {} drifted from the lockfile without a reviewed lockfile change", crate::text::visible(id)));
+            verdict.reasons.push(format!(
+                "server {} drifted from the lockfile without a reviewed lockfile change",
+                crate::text::visible(id)
+            ));
         }
         for id in &unpinned {
-            verdict.reasons.push(format!("server {} has no lockfile entry: run `mcptrustchecker lock` and commit", crate::text::visible(id)));
+            verdict.reasons.push(format!(
+                "server {} has no lockfile entry: run `mcptrustchecker lock` and commit",
+                crate::text::visible(id)
+            ));
         }
     }
     verdict.failed = !verdict.reasons.is_empty();
-    let worst_score = r.servers.iter().map(|s| s.score.value).chain(r.sessions.iter().map(|s| s.score.value)).min();
+    let worst_score = r
+        .servers
+        .iter()
+        .map(|s| s.score.value)
+        .chain(r.sessions.iter().map(|s| s.score.value))
+        .min();
     let findings = all_findings(r).filter(|f| f.suppressed.is_none()).count();
-    Gate { verdict, drifted, unpinned, worst_score, findings }
+    Gate {
+        verdict,
+        drifted,
+        unpinned,
+        worst_score,
+        findings,
+    }
 }
 
 fn all_findings(r: &ScanResult) -> impl Iterator<Item = &Finding> {
-    r.servers.iter().flat_map(|s| &s.findings).chain(r.sessions.iter().flat_map(|s| &s.findings))
+    r.servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
 }
 
 /// `name=value` lines for `$GITHUB_OUTPUT`; a value with a line break uses
 /// GitHub's heredoc form with a delimiter that cannot occur in it.
 pub fn outputs(g: &Gate, sarif_file: &str) -> String {
     let pairs = [
-        ("grade", g.verdict.worst_grade.map(|x| x.as_str().to_string()).unwrap_or_default()),
-        ("score", g.worst_score.map(|x| x.to_string()).unwrap_or_default()),
+        (
+            "grade",
+            g.verdict
+                .worst_grade
+                .map(|x| x.as_str().to_string())
+                .unwrap_or_default(),
+        ),
+        (
+            "score",
+            g.worst_score.map(|x| x.to_string()).unwrap_or_default(),
+        ),
         ("drift", g.drift().to_string()),
         ("findings", g.findings.to_string()),
         ("sarif-file", sarif_file.to_string()),
@@ -86,7 +128,9 @@ pub fn outputs(g: &Gate, sarif_file: &str) -> String {
 
 /// Escape a workflow command's message (`%`, CR, LF).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escape a workflow command property value (also `:` and `,`).
@@ -102,22 +146,44 @@ fn command(level: &str, loc: &Location, title: &str, message: &str) -> String {
             props.push(format!("col={}", loc.column));
         }
     }
-    props.push(format!("title={}", escape_property(&crate::text::visible(title))));
-    format!("::{level} {}::{}", props.join(","), escape_data(&crate::text::visible(message)))
+    props.push(format!(
+        "title={}",
+        escape_property(&crate::text::visible(title))
+    ));
+    format!(
+        "::{level} {}::{}",
+        props.join(","),
+        escape_data(&crate::text::visible(message))
+    )
 }
 
 /// `::error` annotations for what fails the gate: the serious findings of every
 /// server or session graded at or below `fail_on`, drift, and unpinned servers.
 pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool) -> Vec<String> {
     let mut picked: Vec<&Finding> = Vec::new();
-    let failing = r.servers.iter().filter(|s| s.score.grade >= fail_on).map(|s| &s.findings).chain(r.sessions.iter().filter(|s| s.score.grade >= fail_on).map(|s| &s.findings));
+    let failing = r
+        .servers
+        .iter()
+        .filter(|s| s.score.grade >= fail_on)
+        .map(|s| &s.findings)
+        .chain(
+            r.sessions
+                .iter()
+                .filter(|s| s.score.grade >= fail_on)
+                .map(|s| &s.findings),
+        );
     for fs in failing {
         let live: Vec<&Finding> = fs.iter().filter(|f| f.suppressed.is_none()).collect();
-        let serious: Vec<&Finding> = live.iter().copied().filter(|f| f.severity >= Severity::High).collect();
+        let serious: Vec<&Finding> = live
+            .iter()
+            .copied()
+            .filter(|f| f.severity >= Severity::High)
+            .collect();
         picked.extend(if serious.is_empty() { live } else { serious });
     }
     if fail_on_drift {
-        picked.extend(all_findings(r).filter(|f| f.rule_id == DRIFT_RULE && f.suppressed.is_none()));
+        picked
+            .extend(all_findings(r).filter(|f| f.rule_id == DRIFT_RULE && f.suppressed.is_none()));
     }
     picked.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     picked.dedup();
@@ -125,8 +191,17 @@ pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool
     let mut out: Vec<String> = picked
         .into_iter()
         .map(|f| {
-            let server = f.server.as_deref().map(|s| format!(" (server {s})")).unwrap_or_default();
-            command("error", &f.location, &format!("{} {}", f.rule_id, f.severity), &format!("{}{server}", f.message))
+            let server = f
+                .server
+                .as_deref()
+                .map(|s| format!(" (server {s})"))
+                .unwrap_or_default();
+            command(
+                "error",
+                &f.location,
+                &format!("{} {}", f.rule_id, f.severity),
+                &format!("{}{server}", f.message),
+            )
         })
         .filter(|l| seen.insert(l.clone()))
         .collect();
@@ -140,7 +215,9 @@ pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool
     if out.len() > MAX_ANNOTATIONS {
         let more = out.len() - MAX_ANNOTATIONS;
         out.truncate(MAX_ANNOTATIONS);
-        out.push(format!("::warning::{more} more gating findings are in the job summary and the SARIF file"));
+        out.push(format!(
+            "::warning::{more} more gating findings are in the job summary and the SARIF file"
+        ));
     }
     out
 }
@@ -153,17 +230,41 @@ mod tests {
     fn escaping_follows_the_runner() {
         assert_eq!(escape_data("100%\r\nnext"), "100%25%0D%0Anext");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
-        let l = command("error", &Location::new("x,y:z.json", 3, 5), "T", "line1\n::set-output name=x::y");
-        assert_eq!(l, "::error file=x%2Cy%3Az.json,line=3,col=5,title=T::line1\\n::set-output name=x::y");
+        let l = command(
+            "error",
+            &Location::new("x,y:z.json", 3, 5),
+            "T",
+            "line1\n::set-output name=x::y",
+        );
+        assert_eq!(
+            l,
+            "::error file=x%2Cy%3Az.json,line=3,col=5,title=T::line1\\n::set-output name=x::y"
+        );
         assert_eq!(l.lines().count(), 1);
     }
 
     #[test]
     fn outputs_are_name_value_lines() {
-        let g = Gate { verdict: Verdict { failed: true, reasons: vec!["x".into()], worst_grade: Some(Grade::F) }, drifted: vec!["a".into()], unpinned: vec![], worst_score: Some(12), findings: 3 };
+        let g = Gate {
+            verdict: Verdict {
+                failed: true,
+                reasons: vec!["x".into()],
+                worst_grade: Some(Grade::F),
+            },
+            drifted: vec!["a".into()],
+            unpinned: vec![],
+            worst_score: Some(12),
+            findings: 3,
+        };
         let o = outputs(&g, "out.sarif");
-        assert_eq!(o, "grade=F\nscore=12\ndrift=true\nfindings=3\nsarif-file=out.sarif\npassed=false\n");
+        assert_eq!(
+            o,
+            "grade=F\nscore=12\ndrift=true\nfindings=3\nsarif-file=out.sarif\npassed=false\n"
+        );
         let o = outputs(&g, "a\nMTC_EOF");
-        assert!(o.contains("sarif-file<<MTC_EOF_\na\nMTC_EOF\nMTC_EOF_\n"), "{o}");
+        assert!(
+            o.contains("sarif-file<<MTC_EOF_\na\nMTC_EOF\nMTC_EOF_\n"),
+            "{o}"
+        );
     }
 }

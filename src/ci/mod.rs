@@ -61,7 +61,12 @@ impl Inputs {
     pub fn from_env(env: &Env) -> Result<Inputs, String> {
         let fail_on = match env.input("fail-on") {
             None => Grade::F,
-            Some(g) => Grade::parse(g).ok_or_else(|| format!("input `fail-on` must be a grade A–F, not `{}`", crate::text::visible(g)))?,
+            Some(g) => Grade::parse(g).ok_or_else(|| {
+                format!(
+                    "input `fail-on` must be a grade A–F, not `{}`",
+                    crate::text::visible(g)
+                )
+            })?,
         };
         let live = match env.input("live").map(|s| s.to_ascii_lowercase()) {
             None => Live::Off,
@@ -69,20 +74,34 @@ impl Inputs {
             Some(s) => match event::parse_bool(&s) {
                 Some(true) => Live::On,
                 Some(false) => Live::Off,
-                None => return Err(format!("input `live` must be `true`, `false` or `force`, not `{}`", crate::text::visible(&s))),
+                None => {
+                    return Err(format!(
+                        "input `live` must be `true`, `false` or `force`, not `{}`",
+                        crate::text::visible(&s)
+                    ));
+                }
             },
         };
-        let include_builtins = env.input("include-builtins").filter(|v| event::parse_bool(v) != Some(false)).map(str::to_string);
+        let include_builtins = env
+            .input("include-builtins")
+            .filter(|v| event::parse_bool(v) != Some(false))
+            .map(str::to_string);
         Ok(Inputs {
             path: env.input("path").unwrap_or(".").to_string(),
-            lockfile: env.input("lockfile").unwrap_or("mcptrustchecker.lock").to_string(),
+            lockfile: env
+                .input("lockfile")
+                .unwrap_or("mcptrustchecker.lock")
+                .to_string(),
             fail_on,
             fail_on_drift: env.bool_input("fail-on-drift", true)?,
             live,
             online: env.bool_input("online", false)?,
             include_builtins,
             policy: env.input("policy").map(str::to_string),
-            sarif_file: env.input("sarif-file").unwrap_or("mcptrustchecker.sarif").to_string(),
+            sarif_file: env
+                .input("sarif-file")
+                .unwrap_or("mcptrustchecker.sarif")
+                .to_string(),
             comment: env.bool_input("comment", true)?,
         })
     }
@@ -92,18 +111,27 @@ impl Inputs {
 fn inside(ws: &Path, rel: &str, what: &str) -> Result<(PathBuf, String), String> {
     let p = Path::new(rel);
     if p.is_absolute() || p.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(format!("input `{what}` must be a path inside the workspace, not `{}`", crate::text::visible(rel)));
+        return Err(format!(
+            "input `{what}` must be a path inside the workspace, not `{}`",
+            crate::text::visible(rel)
+        ));
     }
-    let norm: Vec<String> = p.components().filter_map(|c| match c {
-        Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-        _ => None,
-    }).collect();
+    let norm: Vec<String> = p
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
     Ok((ws.join(p), norm.join("/")))
 }
 
 /// Print a warning for the log and as a workflow annotation.
 fn warn(msg: &str) {
-    println!("::warning title=mcptrustchecker::{}", gate::escape_data(msg));
+    println!(
+        "::warning title=mcptrustchecker::{}",
+        gate::escape_data(msg)
+    );
 }
 
 /// The whole run; errors are usage or runtime errors (exit 2).
@@ -129,15 +157,27 @@ struct Plan {
 
 fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let inputs = Inputs::from_env(env)?;
-    let ws_raw = args.workspace.clone().or_else(|| env.get("GITHUB_WORKSPACE").map(PathBuf::from)).unwrap_or_else(|| PathBuf::from("."));
-    let ws = std::fs::canonicalize(&ws_raw).map_err(|e| format!("workspace {}: {e}", ws_raw.display()))?;
+    let ws_raw = args
+        .workspace
+        .clone()
+        .or_else(|| env.get("GITHUB_WORKSPACE").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let ws = std::fs::canonicalize(&ws_raw)
+        .map_err(|e| format!("workspace {}: {e}", ws_raw.display()))?;
     let (scan_root, scan_rel) = inside(&ws, &inputs.path, "path")?;
     let (lock_abs, lock_rel) = inside(&ws, &inputs.lockfile, "lockfile")?;
     let (sarif_abs, _) = inside(&ws, &inputs.sarif_file, "sarif-file")?;
     let ev = event::load(env, args.event.as_deref())?;
     let pr = ev.pull_request.clone();
-    let base = args.base.clone().or_else(|| pr.as_ref().map(|p| p.base_sha.clone()));
-    let head = args.head.clone().or_else(|| pr.as_ref().map(|p| p.head_sha.clone())).or_else(|| base.as_ref().map(|_| "HEAD".to_string()));
+    let base = args
+        .base
+        .clone()
+        .or_else(|| pr.as_ref().map(|p| p.base_sha.clone()));
+    let head = args
+        .head
+        .clone()
+        .or_else(|| pr.as_ref().map(|p| p.head_sha.clone()))
+        .or_else(|| base.as_ref().map(|_| "HEAD".to_string()));
     for r in [&base, &head].into_iter().flatten() {
         if !event::is_rev(r) {
             return Err(format!("`{}` is not a revision", crate::text::visible(r)));
@@ -149,22 +189,35 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         if ev.is_pull_request() && inputs.live != Live::Force {
             return Err("input `live: true` is refused on pull_request events: the PR's configs are attacker-controlled and live acquisition would run them. Use it on push or schedule, or set `live: force` if every PR author is trusted.".into());
         }
-        warn("live acquisition is not available in this build: surfaces come from descriptors and the lockfile (coverage is reported per server)");
+        warn(
+            "live acquisition is not available in this build: surfaces come from descriptors and the lockfile (coverage is reported per server)",
+        );
     }
     if inputs.online {
         warn("input `online` is not supported by this build yet: registry checks were not run");
     }
     if let Some(p) = &inputs.policy {
-        warn(&format!("input `policy` ({}) is not supported by this build yet: no policy was applied", crate::text::visible(p)));
+        warn(&format!(
+            "input `policy` ({}) is not supported by this build yet: no policy was applied",
+            crate::text::visible(p)
+        ));
     }
 
     let api = || -> Option<Result<github::Api, String>> {
         let token = env.token()?;
-        let repo = ev.repository.clone().or_else(|| env.get("GITHUB_REPOSITORY").map(str::to_string))?;
-        let base_url = env.get("GITHUB_API_URL").unwrap_or("https://api.github.com");
+        let repo = ev
+            .repository
+            .clone()
+            .or_else(|| env.get("GITHUB_REPOSITORY").map(str::to_string))?;
+        let base_url = env
+            .get("GITHUB_API_URL")
+            .unwrap_or("https://api.github.com");
         Some(github::Api::new(base_url, &token, &repo))
     };
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     // octocrab spawns its service worker when the client is built.
     let _entered = rt.enter();
 
@@ -174,56 +227,116 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             Ok((names, method)) => {
                 let how = match method {
                     changed::Method::MergeBase => "git diff base...head",
-                    changed::Method::TwoDot => "git diff base head (the merge base is not in the clone)",
+                    changed::Method::TwoDot => {
+                        "git diff base head (the merge base is not in the clone)"
+                    }
                 };
                 Ok((names, how.to_string(), Vec::new()))
             }
             Err(git_err) => match (pr.as_ref(), api()) {
                 (Some(p), Some(Ok(api))) => {
-                    let listed = rt.block_on(async { tokio::time::timeout(Duration::from_secs(60), api.pr_files(p.number)).await });
+                    let listed = rt.block_on(async {
+                        tokio::time::timeout(Duration::from_secs(60), api.pr_files(p.number)).await
+                    });
                     match listed {
                         Ok(Ok(names)) => {
-                            let note = format!("{git_err}: the changed files were listed through the GitHub API instead (use `fetch-depth: 0` with actions/checkout to diff locally).");
+                            let note = format!(
+                                "{git_err}: the changed files were listed through the GitHub API instead (use `fetch-depth: 0` with actions/checkout to diff locally)."
+                            );
                             warn(&note);
-                            Ok((names, "files listed by the GitHub API".to_string(), vec![note]))
+                            Ok((
+                                names,
+                                "files listed by the GitHub API".to_string(),
+                                vec![note],
+                            ))
                         }
-                        Ok(Err(e)) => Err(format!("{git_err}, and the GitHub API could not list the PR's files: {e}")),
-                        Err(_) => Err(format!("{git_err}, and the GitHub API timed out listing the PR's files")),
+                        Ok(Err(e)) => Err(format!(
+                            "{git_err}, and the GitHub API could not list the PR's files: {e}"
+                        )),
+                        Err(_) => Err(format!(
+                            "{git_err}, and the GitHub API timed out listing the PR's files"
+                        )),
                     }
                 }
-                (_, Some(Err(e))) => Err(format!("{git_err}, and the GitHub API is not usable: {e}")),
-                _ => Err(format!("{git_err}, and no token is available to ask the GitHub API")),
+                (_, Some(Err(e))) => {
+                    Err(format!("{git_err}, and the GitHub API is not usable: {e}"))
+                }
+                _ => Err(format!(
+                    "{git_err}, and no token is available to ask the GitHub API"
+                )),
             },
         };
         match names {
-            Ok((names, how, notes)) => select(&ws, &scan_rel, &lock_rel, &lock_abs, names, how, notes, base.clone()),
+            Ok((names, how, notes)) => select(
+                &ws,
+                &scan_rel,
+                &lock_rel,
+                &lock_abs,
+                names,
+                how,
+                notes,
+                base.clone(),
+            ),
             Err(e) => {
                 // Scanning everything is the safe answer when we cannot tell what changed.
                 warn(&format!("{e}; scanning every config instead"));
-                Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: "every config (the changed files are unknown)".into(), notes: vec![e], ..Default::default() }, base: None }
+                Plan {
+                    files: None,
+                    lockfile_changed: false,
+                    scope: summary::Scope {
+                        how: "every config (the changed files are unknown)".into(),
+                        notes: vec![e],
+                        ..Default::default()
+                    },
+                    base: None,
+                }
             }
         }
     } else {
-        Plan { files: None, lockfile_changed: false, scope: summary::Scope { how: format!("every config under {}", summary::code(if scan_rel.is_empty() { "." } else { &scan_rel })), notes: Vec::new(), ..Default::default() }, base: None }
+        Plan {
+            files: None,
+            lockfile_changed: false,
+            scope: summary::Scope {
+                how: format!(
+                    "every config under {}",
+                    summary::code(if scan_rel.is_empty() { "." } else { &scan_rel })
+                ),
+                notes: Vec::new(),
+                ..Default::default()
+            },
+            base: None,
+        }
     };
 
     // 2. Acquire and run the shared pipeline.
-    let opts = AcquireOptions { root: ws.clone(), ..AcquireOptions::default() };
+    let opts = AcquireOptions {
+        root: ws.clone(),
+        ..AcquireOptions::default()
+    };
     let acquired = match &plan.files {
-        None => acquire::acquire_paths(&[scan_root.clone()], &opts),
+        None => acquire::acquire_paths(std::slice::from_ref(&scan_root), &opts),
         Some(files) if files.is_empty() => acquire::Acquired::default(),
         Some(files) => {
             let paths: Vec<PathBuf> = files.iter().map(|f| ws.join(f)).collect();
             let mut a = acquire::acquire_paths(&paths, &opts);
             // A changed file with an MCP-like name that is not MCP (a Chrome `manifest.json`)
             // is not an error in CI: it is simply not ours.
-            let (not_mcp, errors): (Vec<_>, Vec<_>) = a.errors.into_iter().partition(|e| e.line.is_none() && e.message.starts_with("not recognised as an MCP"));
+            let (not_mcp, errors): (Vec<_>, Vec<_>) = a.errors.into_iter().partition(|e| {
+                e.line.is_none() && e.message.starts_with("not recognised as an MCP")
+            });
             a.errors = errors;
-            a.skipped.extend(not_mcp.into_iter().map(|e| (e.path, "not an MCP config or descriptor".to_string())));
+            a.skipped.extend(
+                not_mcp
+                    .into_iter()
+                    .map(|e| (e.path, "not an MCP config or descriptor".to_string())),
+            );
             a
         }
     };
-    let options = ScanOptions { include_builtins: inputs.include_builtins.clone(), ..ScanOptions::default() };
+    let options = ScanOptions {
+        include_builtins: inputs.include_builtins.clone(),
+        ..ScanOptions::default()
+    };
     let mut result = detect::run(acquired, &options);
 
     // 3. The head lockfile: drift, unpinned servers, and the reviewed change.
@@ -234,18 +347,31 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     };
     let lock = match &head_lock_text {
         Some(t) => bridge::parse_lock(t, &lock_rel)?,
-        None => bridge::Lock { path: lock_rel.clone(), ..Default::default() },
+        None => bridge::Lock {
+            path: lock_rel.clone(),
+            ..Default::default()
+        },
     };
     bridge::apply_lock(&mut result, &lock, plan.files.is_none());
     let mut scope = plan.scope;
     scope.lockfile_present = head_lock_text.is_some();
-    if plan.lockfile_changed {
-        if let Some(head_text) = &head_lock_text {
-            let base_text = plan.base.as_deref().and_then(|b| changed::show(&ws, b, &lock_rel));
-            if base_text.is_none() && plan.base.as_deref().and_then(|b| changed::resolve(&ws, b)).is_none() {
+    if let (true, Some(head_text)) = (plan.lockfile_changed, &head_lock_text) {
+        {
+            let base_text = plan
+                .base
+                .as_deref()
+                .and_then(|b| changed::show(&ws, b, &lock_rel));
+            if base_text.is_none()
+                && plan
+                    .base
+                    .as_deref()
+                    .and_then(|b| changed::resolve(&ws, b))
+                    .is_none()
+            {
                 scope.notes.push("the base lockfile is not in the clone: every entry is shown as a reviewed change".into());
             }
-            result.lockfile_changes = bridge::lockfile_diff(base_text.as_deref(), head_text, &lock_rel)?;
+            result.lockfile_changes =
+                bridge::lockfile_diff(base_text.as_deref(), head_text, &lock_rel)?;
         }
     }
 
@@ -253,53 +379,100 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let gate = gate::evaluate(&result, inputs.fail_on, inputs.fail_on_drift, diff_mode);
     let sarif = bridge::sarif(&result, &gate.verdict)?;
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
-    let markdown = format!("{}\n{}", bridge::markdown(&result, &gate.verdict)?, summary::section(&result, &gate, &scope, &lock_rel));
+    let markdown = format!(
+        "{}\n{}",
+        bridge::markdown(&result, &gate.verdict)?,
+        summary::section(&result, &gate, &scope, &lock_rel)
+    );
 
     print_summary(&result, &gate, &scope);
     for line in gate::annotations(&result, &gate, inputs.fail_on, inputs.fail_on_drift) {
         println!("{line}");
     }
     for e in &result.errors {
-        let loc = crate::surface::Location::new(&e.path, e.line.unwrap_or(0), e.column.unwrap_or(0));
-        println!("::error file={},line={}::{}", gate::escape_property(&loc.path), loc.line.max(1), gate::escape_data(&crate::text::visible(&e.message)));
+        let loc =
+            crate::surface::Location::new(&e.path, e.line.unwrap_or(0), e.column.unwrap_or(0));
+        println!(
+            "::error file={},line={}::{}",
+            gate::escape_property(&loc.path),
+            loc.line.max(1),
+            gate::escape_data(&crate::text::visible(&e.message))
+        );
     }
     if let Some(p) = env.get("GITHUB_STEP_SUMMARY") {
-        append(Path::new(p), &markdown).map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
+        // GitHub accepts up to 1 MiB of summary per step (4 bytes per char at worst).
+        append(Path::new(p), &comment::cap(&markdown, 250_000))
+            .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
-        append(Path::new(p), &gate::outputs(&gate, &inputs.sarif_file)).map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
+        append(Path::new(p), &gate::outputs(&gate, &inputs.sarif_file))
+            .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
     }
 
     // 5. The sticky comment: best effort, the verdict stands either way.
     if let (Some(p), true) = (&pr, inputs.comment) {
-        let worth_creating = !result.servers.is_empty() || !result.lockfile_changes.is_empty() || !result.errors.is_empty() || gate.verdict.failed;
+        let worth_creating = !result.servers.is_empty()
+            || !result.lockfile_changes.is_empty()
+            || !result.errors.is_empty()
+            || gate.verdict.failed;
         match api() {
-            None => warn("no GitHub token or repository: the PR comment was not posted (the verdict stands)"),
-            Some(Err(e)) => warn(&format!("the PR comment was not posted: {e} (the verdict stands)")),
+            None => warn(
+                "no GitHub token or repository: the PR comment was not posted (the verdict stands)",
+            ),
+            Some(Err(e)) => warn(&format!(
+                "the PR comment was not posted: {e} (the verdict stands)"
+            )),
             Some(Ok(api)) => {
                 let body = comment::body(&markdown);
-                let done = rt.block_on(async { tokio::time::timeout(Duration::from_secs(90), comment::upsert(&api, p.number, &body, worth_creating)).await });
+                let done = rt.block_on(async {
+                    tokio::time::timeout(
+                        Duration::from_secs(90),
+                        comment::upsert(&api, p.number, &body, worth_creating),
+                    )
+                    .await
+                });
                 match done {
                     Ok(Ok(comment::Outcome::Created(id))) => println!("posted PR comment {id}"),
                     Ok(Ok(comment::Outcome::Updated(id))) => println!("updated PR comment {id}"),
-                    Ok(Ok(comment::Outcome::NotNeeded)) => println!("no MCP changes: no PR comment"),
+                    Ok(Ok(comment::Outcome::NotNeeded)) => {
+                        println!("no MCP changes: no PR comment")
+                    }
                     Ok(Err(e)) => {
-                        let hint = if p.fork { " (a pull request from a fork gets a read-only token)" } else { "" };
-                        warn(&format!("could not post the PR comment: {e}{hint}; the verdict stands"))
+                        let hint = if p.fork {
+                            " (a pull request from a fork gets a read-only token)"
+                        } else {
+                            ""
+                        };
+                        warn(&format!(
+                            "could not post the PR comment: {e}{hint}; the verdict stands"
+                        ))
                     }
                     Err(_) => warn("posting the PR comment timed out; the verdict stands"),
                 }
             }
         }
     }
-    Ok(crate::app::exit_code(&gate.verdict, !result.errors.is_empty()))
+    Ok(crate::app::exit_code(
+        &gate.verdict,
+        !result.errors.is_empty(),
+    ))
 }
 
 /// Choose the changed files worth scanning: configs and descriptors under
 /// `path`, and every config a changed lockfile pins.
 #[allow(clippy::too_many_arguments)]
-fn select(ws: &Path, scan_rel: &str, lock_rel: &str, lock_abs: &Path, names: Vec<String>, how: String, notes: Vec<String>, base: Option<String>) -> Plan {
-    let under = |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
+fn select(
+    ws: &Path,
+    scan_rel: &str,
+    lock_rel: &str,
+    lock_abs: &Path,
+    names: Vec<String>,
+    how: String,
+    notes: Vec<String>,
+    base: Option<String>,
+) -> Plan {
+    let under =
+        |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
     let mut files = Vec::new();
     let mut lockfile_changed = false;
     let mut removed = 0;
@@ -315,24 +488,47 @@ fn select(ws: &Path, scan_rel: &str, lock_rel: &str, lock_abs: &Path, names: Vec
         }
     }
     if lockfile_changed && lock_abs.is_file() {
-        if let Ok(lock) = std::fs::read_to_string(lock_abs).map_err(|e| e.to_string()).and_then(|t| bridge::parse_lock(&t, lock_rel)) {
-            files.extend(lock.pinned_paths().into_iter().filter(|p| under(p) && ws.join(p).is_file()));
+        if let Ok(lock) = std::fs::read_to_string(lock_abs)
+            .map_err(|e| e.to_string())
+            .and_then(|t| bridge::parse_lock(&t, lock_rel))
+        {
+            files.extend(
+                lock.pinned_paths()
+                    .into_iter()
+                    .filter(|p| under(p) && ws.join(p).is_file()),
+            );
         }
     }
     files.sort();
     files.dedup();
-    let mut how = format!("{} changed files ({how}), {} MCP configs or descriptors scanned", names.len(), files.len());
+    let mut how = format!(
+        "{} changed files ({how}), {} MCP configs or descriptors scanned",
+        names.len(),
+        files.len()
+    );
     if lockfile_changed {
         how.push_str(", lockfile changed");
     }
     if removed > 0 {
         how.push_str(&format!(", {removed} removed"));
     }
-    Plan { files: Some(files), lockfile_changed, scope: summary::Scope { how, notes, ..Default::default() }, base }
+    Plan {
+        files: Some(files),
+        lockfile_changed,
+        scope: summary::Scope {
+            how,
+            notes,
+            ..Default::default()
+        },
+        base,
+    }
 }
 
 fn append(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
     f.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         f.write_all(b"\n")?;
@@ -343,10 +539,25 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
 /// A short plain-text summary for the job log (scanned text made visible, so no
 /// line can start a workflow command).
 fn print_summary(r: &ScanResult, g: &gate::Gate, scope: &summary::Scope) {
-    println!("mcptrustchecker {}: {}", crate::VERSION, crate::text::visible(&scope.how));
+    println!(
+        "mcptrustchecker {}: {}",
+        crate::VERSION,
+        crate::text::visible(&scope.how)
+    );
     for s in &r.servers {
-        let drift = if s.drift.is_some() { "  [drift]" } else if r.unpinned.contains(&s.surface.id) { "  [not in lockfile]" } else { "" };
-        println!("  {} {:>3}  {}{drift}", s.score.grade, s.score.value, crate::text::visible(&s.surface.id));
+        let drift = if s.drift.is_some() {
+            "  [drift]"
+        } else if r.unpinned.contains(&s.surface.id) {
+            "  [not in lockfile]"
+        } else {
+            ""
+        };
+        println!(
+            "  {} {:>3}  {}{drift}",
+            s.score.grade,
+            s.score.value,
+            crate::text::visible(&s.surface.id)
+        );
     }
     println!("{}", crate::app::verdict_line(&g.verdict));
 }
@@ -358,14 +569,32 @@ mod tests {
     #[test]
     fn inputs_defaults_and_refusals() {
         let i = Inputs::from_env(&Env::default()).unwrap();
-        assert_eq!((i.fail_on, i.fail_on_drift, i.live, i.comment), (Grade::F, true, Live::Off, true));
-        assert_eq!((i.sarif_file.as_str(), i.lockfile.as_str(), i.path.as_str()), ("mcptrustchecker.sarif", "mcptrustchecker.lock", "."));
-        let env = Env::from_pairs([("INPUT_FAIL-ON".into(), "c".into()), ("INPUT_LIVE".into(), "force".into()), ("INPUT_INCLUDE-BUILTINS".into(), "false".into())]);
+        assert_eq!(
+            (i.fail_on, i.fail_on_drift, i.live, i.comment),
+            (Grade::F, true, Live::Off, true)
+        );
+        assert_eq!(
+            (i.sarif_file.as_str(), i.lockfile.as_str(), i.path.as_str()),
+            ("mcptrustchecker.sarif", "mcptrustchecker.lock", ".")
+        );
+        let env = Env::from_pairs([
+            ("INPUT_FAIL-ON".into(), "c".into()),
+            ("INPUT_LIVE".into(), "force".into()),
+            ("INPUT_INCLUDE-BUILTINS".into(), "false".into()),
+        ]);
         let i = Inputs::from_env(&env).unwrap();
-        assert_eq!((i.fail_on, i.live, i.include_builtins), (Grade::C, Live::Force, None));
-        assert!(Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err());
+        assert_eq!(
+            (i.fail_on, i.live, i.include_builtins),
+            (Grade::C, Live::Force, None)
+        );
+        assert!(
+            Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err()
+        );
         assert!(inside(Path::new("/w"), "../etc", "path").is_err());
         assert!(inside(Path::new("/w"), "/etc", "path").is_err());
-        assert_eq!(inside(Path::new("/w"), "./a/b.lock", "lockfile").unwrap().1, "a/b.lock");
+        assert_eq!(
+            inside(Path::new("/w"), "./a/b.lock", "lockfile").unwrap().1,
+            "a/b.lock"
+        );
     }
 }

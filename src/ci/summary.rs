@@ -26,20 +26,40 @@ const MAX_CHANGES: usize = 40;
 /// One server's semantic diff as a list.
 pub fn diff_list(out: &mut String, d: &CatalogDiff) {
     for c in d.changes.iter().take(MAX_CHANGES) {
-        let item = c.item.as_deref().map(|i| format!(" {}", code(i))).unwrap_or_default();
-        let ws = if c.whitespace_only { " _(whitespace only)_" } else { "" };
-        let _ = writeln!(out, "- **{}**{item}: {}{ws}", kind(c.kind), code(&c.summary));
+        let item = c
+            .item
+            .as_deref()
+            .map(|i| format!(" {}", code(i)))
+            .unwrap_or_default();
+        let ws = if c.whitespace_only {
+            " _(whitespace only)_"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "- **{}**{item}: {}{ws}",
+            kind(c.kind),
+            code(&c.summary)
+        );
         if let (Some(b), Some(a)) = (&c.before, &c.after) {
             let _ = writeln!(out, "  - before: {}\n  - after: {}", code(b), code(a));
         }
     }
     if d.changes.len() > MAX_CHANGES {
-        let _ = writeln!(out, "- … and {} more changes", d.changes.len() - MAX_CHANGES);
+        let _ = writeln!(
+            out,
+            "- … and {} more changes",
+            d.changes.len() - MAX_CHANGES
+        );
     }
 }
 
 fn kind(k: crate::diff::ChangeKind) -> String {
-    serde_json::to_value(k).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Where the list of changed files came from, and what was scanned.
@@ -63,12 +83,33 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         let _ = writeln!(out, "> [!NOTE]\n> {n}\n");
     }
     if !g.drifted.is_empty() {
-        let _ = writeln!(out, "**Unreviewed drift** — these surfaces no longer match {} and this change does not update it:\n", code(lockfile));
+        let _ = writeln!(
+            out,
+            "**Unreviewed drift** — these surfaces no longer match {} and this change does not update it:\n",
+            code(lockfile)
+        );
         for s in r.servers.iter().filter(|s| s.drift.is_some()) {
-            let _ = writeln!(out, "<details><summary>{}</summary>\n", crate::text::visible(&s.surface.id).replace(['<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'], "·"));
+            let _ = writeln!(
+                out,
+                "<details><summary>{}</summary>\n",
+                crate::text::visible(&s.surface.id).replace(
+                    [
+                        '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'
+                    ],
+                    "·"
+                )
+            );
             if let Some(d) = &s.drift {
                 if d.diff.is_empty() {
-                    let _ = writeln!(out, "- the surface digest changed (`{}` pinned)", &d.pinned_digest.chars().take(12).collect::<String>().replace('`', ""));
+                    let _ = writeln!(
+                        out,
+                        "- the surface digest changed (`{}` pinned)",
+                        &d.pinned_digest
+                            .chars()
+                            .take(12)
+                            .collect::<String>()
+                            .replace('`', "")
+                    );
                 } else {
                     diff_list(&mut out, &d.diff);
                 }
@@ -77,16 +118,32 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         }
     }
     if !g.unpinned.is_empty() {
-        let _ = writeln!(out, "**Not in the lockfile** — the catalog of these servers was never reviewed:\n");
+        let _ = writeln!(
+            out,
+            "**Not in the lockfile** — the catalog of these servers was never reviewed:\n"
+        );
         for id in &g.unpinned {
             let _ = writeln!(out, "- {}", code(id));
         }
         out.push('\n');
     }
     if !r.lockfile_changes.is_empty() {
-        let _ = writeln!(out, "**Reviewed changes** — this change updates {}:\n", code(lockfile));
+        let _ = writeln!(
+            out,
+            "**Reviewed changes** — this change updates {}:\n",
+            code(lockfile)
+        );
         for d in &r.lockfile_changes {
-            let _ = writeln!(out, "<details open><summary>server {}</summary>\n", crate::text::visible(&d.server).replace(['<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'], "·"));
+            let _ = writeln!(
+                out,
+                "<details open><summary>server {}</summary>\n",
+                crate::text::visible(&d.server).replace(
+                    [
+                        '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'
+                    ],
+                    "·"
+                )
+            );
             diff_list(&mut out, d);
             let _ = writeln!(out, "\n</details>\n");
         }
@@ -98,19 +155,35 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
             lockfile = shell_word(lockfile)
         );
     } else if !scope.lockfile_present && !r.servers.is_empty() {
-        let _ = writeln!(out, "There is no {} yet: run `mcptrustchecker lock` and commit it to pin the reviewed catalogs, so later changes show up as drift.", code(lockfile));
+        let _ = writeln!(
+            out,
+            "There is no {} yet: run `mcptrustchecker lock` and commit it to pin the reviewed catalogs, so later changes show up as drift.",
+            code(lockfile)
+        );
     } else if r.lockfile_changes.is_empty() && !r.servers.is_empty() {
-        let _ = writeln!(out, "No drift: every scanned surface matches {}.", code(lockfile));
+        let _ = writeln!(
+            out,
+            "No drift: every scanned surface matches {}.",
+            code(lockfile)
+        );
     }
     out
 }
 
 /// A path as one shell word (single-quoted unless plainly safe).
 fn shell_word(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c))
+    {
         s.to_string()
     } else {
-        format!("'{}'", crate::text::visible(s).replace('\'', "'\\''").replace('`', "'"))
+        format!(
+            "'{}'",
+            crate::text::visible(s)
+                .replace('\'', "'\\''")
+                .replace('`', "'")
+        )
     }
 }
 
