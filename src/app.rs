@@ -38,6 +38,8 @@ pub struct ScanArgs {
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
+    /// `--lockfile FILE` (default: `mcptrustchecker.lock` at the root, when present).
+    pub lockfile: Option<PathBuf>,
 }
 
 /// Acquire and run the pipeline.
@@ -49,17 +51,46 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     } else {
         args.paths.clone()
     };
-    let root = args.root.clone().unwrap_or_else(|| if args.installed { PathBuf::from("/") } else { acquire::find_root(&paths[0]) });
-    let opts = AcquireOptions { root, max_file_bytes: args.max_file_bytes, ..AcquireOptions::default() };
+    let root = args.root.clone().unwrap_or_else(|| {
+        if args.installed {
+            PathBuf::from("/")
+        } else {
+            acquire::find_root(&paths[0])
+        }
+    });
+    let opts = AcquireOptions {
+        root,
+        max_file_bytes: args.max_file_bytes,
+        ..AcquireOptions::default()
+    };
+    // Installed configs have no repository root: only an explicit lockfile applies there.
+    let (options, lock_error) = if args.installed && args.lockfile.is_none() {
+        (args.options.clone(), None)
+    } else {
+        crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
+    };
     let acquired = acquire::acquire_paths(&paths, &opts);
-    detect::run(acquired, &args.options)
+    let mut result = detect::run(acquired, &options);
+    if let Some(e) = lock_error {
+        if !result.errors.contains(&e) {
+            result.errors.push(e);
+        }
+    }
+    result
 }
 
 /// Render a result in a format.
-pub fn render(result: &ScanResult, verdict: &Verdict, format: Format, color: bool) -> Result<String> {
+pub fn render(
+    result: &ScanResult,
+    verdict: &Verdict,
+    format: Format,
+    color: bool,
+) -> Result<String> {
     Ok(match format {
         Format::Json => report::json::render(result, verdict),
-        Format::Terminal => report::terminal::render(result, verdict, &report::terminal::Style { color }),
+        Format::Terminal => {
+            report::terminal::render(result, verdict, &report::terminal::Style { color })
+        }
         Format::Sarif => anyhow::bail!("--format sarif is not available yet"),
         Format::Markdown => anyhow::bail!("--format markdown is not available yet"),
     })
@@ -71,7 +102,8 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
         Some(p) => write_atomic(p, text.as_bytes()),
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).context("writing to stdout")?;
+            out.write_all(text.as_bytes())
+                .context("writing to stdout")?;
             out.flush().ok();
             Ok(())
         }
@@ -80,10 +112,16 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
 
 /// Write through a temporary file in the same directory, then rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path).with_context(|| format!("replacing {}", path.display()))?;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
 }
 
@@ -91,7 +129,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn scan(args: &ScanArgs) -> Result<i32> {
     let result = scan_tree(args);
     let verdict = report::verdict(&result, args.fail_on);
-    let color = args.output.is_none() && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let color = args.output.is_none()
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none();
     let text = render(&result, &verdict, args.format, color)?;
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
@@ -127,7 +167,14 @@ pub fn exit_code(v: &Verdict, input_errors: bool) -> i32 {
 pub fn rules() -> String {
     let mut out = String::new();
     for r in crate::rules::all() {
-        out.push_str(&format!("{:<20} {:<8} {:<10} {:<13} {}\n", r.id, r.severity.as_str(), r.confidence.as_str(), r.category.as_str(), r.title));
+        out.push_str(&format!(
+            "{:<20} {:<8} {:<10} {:<13} {}\n",
+            r.id,
+            r.severity.as_str(),
+            r.confidence.as_str(),
+            r.category.as_str(),
+            r.title
+        ));
     }
     out
 }

@@ -1,32 +1,70 @@
-//! The canonical form of a surface, and its SHA-256 digest: sorted keys, items
-//! sorted by name, strings kept exactly (no normalisation), volatile list fields dropped.
+//! The canonical form of a surface, and its SHA-256 digest (spec/lockfile.md):
+//! object keys sorted, items sorted by name (then by canonical text), strings kept
+//! exactly (no normalisation, no trimming), only protocol-volatile fields dropped.
+//! The spawn command and arguments are part of the digest.
 
-use crate::surface::{Item, ServerSurface, Transport};
-use serde_json::{json, Map, Value};
+use crate::surface::{Item, PackageId, ServerSurface, Transport};
+use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 /// Fields of list results the protocol calls volatile (paging and caching), never part of an item.
 pub const VOLATILE_KEYS: &[&str] = &["nextCursor", "ttlMs", "cacheScope", "resultType"];
 
-/// Sort object keys recursively (serde_json's map is already ordered; this also
-/// drops volatile keys at the top level of an item).
-pub fn canonical_item(v: &Value) -> Value {
+/// `_meta` keys the protocol reserves for transport and progress bookkeeping
+/// (they change per request, not with the surface).
+pub const VOLATILE_META_KEYS: &[&str] = &["progressToken", "io.modelcontextprotocol/related-task"];
+
+/// Sort object keys recursively (independent of serde_json's map feature flags).
+pub fn sort_value(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
             let mut out = Map::new();
-            for (k, val) in m {
-                if VOLATILE_KEYS.contains(&k.as_str()) {
-                    continue;
-                }
-                out.insert(k.clone(), val.clone());
+            for k in keys {
+                out.insert(k.clone(), sort_value(&m[k]));
             }
             Value::Object(out)
         }
+        Value::Array(a) => Value::Array(a.iter().map(sort_value).collect()),
         other => other.clone(),
     }
 }
 
-fn sorted_items(items: &[Item]) -> Vec<Value> {
+/// One item in canonical form: keys sorted, volatile top-level keys and volatile
+/// `_meta` entries dropped (a `_meta` emptied by that is dropped too).
+pub fn canonical_item(v: &Value) -> Value {
+    let Value::Object(m) = v else {
+        return sort_value(v);
+    };
+    let mut out = Map::new();
+    for (k, val) in m {
+        if VOLATILE_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        if k == "_meta" {
+            if let Value::Object(meta) = val {
+                if !meta.is_empty() {
+                    let kept: Map<String, Value> = meta
+                        .iter()
+                        .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
+                        .map(|(a, b)| (a.clone(), b.clone()))
+                        .collect();
+                    if kept.is_empty() {
+                        continue;
+                    }
+                    out.insert(k.clone(), Value::Object(kept));
+                    continue;
+                }
+            }
+        }
+        out.insert(k.clone(), val.clone());
+    }
+    sort_value(&Value::Object(out))
+}
+
+/// Items as (name, canonical definition), sorted by name then canonical text.
+pub fn sorted_items(items: &[Item]) -> Vec<(String, Value)> {
     let mut v: Vec<(String, String, Value)> = items
         .iter()
         .map(|i| {
@@ -35,30 +73,110 @@ fn sorted_items(items: &[Item]) -> Vec<Value> {
         })
         .collect();
     v.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    v.into_iter().map(|(_, _, c)| c).collect()
+    v.into_iter().map(|(n, _, c)| (n, c)).collect()
 }
 
 /// The spawn facts that are part of the digest (the seed: "spawn command").
 pub fn spawn(t: &Transport) -> Value {
     match t {
         Transport::Stdio { command, args, .. } => json!({ "command": command, "args": args }),
-        Transport::Remote { url, protocol, .. } => json!({ "url": url, "transport": protocol }),
+        Transport::Remote { url, .. } => json!({ "url": url, "transport": t.kind_str() }),
         Transport::Unknown => Value::Null,
+    }
+}
+
+/// The package a surface runs, as the lockfile records it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct PackageRef {
+    pub registry: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The spec as written in the spawn arguments (lets the diff tell a version bump from other spawn edits).
+    pub spec: String,
+}
+
+impl From<&PackageId> for PackageRef {
+    fn from(p: &PackageId) -> Self {
+        PackageRef {
+            registry: p.registry.clone(),
+            name: p.name.clone(),
+            version: p.version.clone(),
+            spec: p.spec.clone(),
+        }
+    }
+}
+
+/// The canonical, comparable snapshot of one surface: what the lockfile pins and
+/// what the semantic diff compares. Items are (name, canonical definition), sorted.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Snapshot {
+    /// `stdio`, `streamable-http`, `sse`, `websocket`, `remote`, `unknown`.
+    pub transport: String,
+    pub spawn: Value,
+    /// Not part of the digest (derived from `spawn`), kept for the diff and the reader.
+    pub package: Option<PackageRef>,
+    pub protocol_version: Option<String>,
+    pub capabilities: Option<Value>,
+    pub instructions: Option<String>,
+    pub tools: Vec<(String, Value)>,
+    pub prompts: Vec<(String, Value)>,
+    pub resources: Vec<(String, Value)>,
+    pub resource_templates: Vec<(String, Value)>,
+}
+
+impl Snapshot {
+    pub fn of(s: &ServerSurface) -> Snapshot {
+        Snapshot {
+            transport: s.transport.kind_str().to_string(),
+            spawn: spawn(&s.transport),
+            package: s.package.as_ref().map(PackageRef::from),
+            protocol_version: s.protocol_version.clone(),
+            capabilities: s.capabilities.as_ref().map(sort_value),
+            instructions: s.instructions.clone(),
+            tools: sorted_items(&s.tools),
+            prompts: sorted_items(&s.prompts),
+            resources: sorted_items(&s.resources),
+            resource_templates: sorted_items(&s.resource_templates),
+        }
+    }
+
+    /// The canonical JSON whose digest is the surface digest.
+    pub fn canonical(&self) -> Value {
+        let items =
+            |v: &[(String, Value)]| Value::Array(v.iter().map(|(_, c)| c.clone()).collect());
+        sort_value(&json!({
+            "spawn": self.spawn,
+            "protocolVersion": self.protocol_version,
+            "capabilities": self.capabilities,
+            "instructions": self.instructions,
+            "tools": items(&self.tools),
+            "prompts": items(&self.prompts),
+            "resources": items(&self.resources),
+            "resourceTemplates": items(&self.resource_templates),
+        }))
+    }
+
+    pub fn digest(&self) -> String {
+        digest_value(&self.canonical())
+    }
+
+    /// The catalog only (tools, prompts, resources, instructions, capabilities),
+    /// taking spawn and protocol facts from `other`: compares a descriptor with a pin.
+    pub fn with_launch_of(&self, other: &Snapshot) -> Snapshot {
+        Snapshot {
+            transport: other.transport.clone(),
+            spawn: other.spawn.clone(),
+            package: other.package.clone(),
+            protocol_version: other.protocol_version.clone(),
+            ..self.clone()
+        }
     }
 }
 
 /// The canonical JSON of the model-visible surface.
 pub fn canonical_surface(s: &ServerSurface) -> Value {
-    json!({
-        "spawn": spawn(&s.transport),
-        "protocolVersion": s.protocol_version,
-        "capabilities": s.capabilities,
-        "instructions": s.instructions,
-        "tools": sorted_items(&s.tools),
-        "prompts": sorted_items(&s.prompts),
-        "resources": sorted_items(&s.resources),
-        "resourceTemplates": sorted_items(&s.resource_templates),
-    })
+    Snapshot::of(s).canonical()
 }
 
 /// `sha256:<hex>` of a JSON value's compact serialisation (keys are sorted).
@@ -69,5 +187,175 @@ pub fn digest_value(v: &Value) -> String {
 }
 
 pub fn surface_digest(s: &ServerSurface) -> String {
-    digest_value(&canonical_surface(s))
+    Snapshot::of(s).digest()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Location, Source};
+    use proptest::prelude::*;
+
+    fn surface_from(doc: &Value) -> ServerSurface {
+        let source = Source {
+            location: Location::new("x.json", 1, 1),
+            format: "tool-manifest".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new(
+            "x.json".into(),
+            "x".into(),
+            source,
+            Transport::Stdio {
+                command: "npx".into(),
+                args: vec!["-y".into(), "pkg@1.0.0".into()],
+                env_names: vec![],
+                cwd: None,
+            },
+        );
+        s.instructions = doc
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        for t in doc["tools"].as_array().unwrap() {
+            s.tools
+                .push(Item::new(t["name"].as_str().unwrap(), t.clone(), None));
+        }
+        s
+    }
+
+    fn digest_of_text(text: &str) -> String {
+        let v: Value = serde_json::from_str(text).unwrap();
+        surface_digest(&surface_from(&v))
+    }
+
+    /// Serialise with object keys in reverse order and arrays of tools reversed,
+    /// with arbitrary whitespace: a different source text of the same surface.
+    fn scrambled(v: &Value, ws: &str, top: bool) -> String {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.reverse();
+                let parts: Vec<String> = keys
+                    .iter()
+                    .map(|k| {
+                        format!(
+                            "{ws}{}{ws}:{ws}{}",
+                            Value::String((*k).clone()),
+                            scrambled(&m[*k], ws, false)
+                        )
+                    })
+                    .collect();
+                format!("{{{}{ws}}}", parts.join(","))
+            }
+            Value::Array(a) => {
+                let mut items: Vec<String> = a.iter().map(|x| scrambled(x, ws, false)).collect();
+                if top {
+                    items.reverse();
+                }
+                format!("[{ws}{}{ws}]", items.join(&format!(",{ws}")))
+            }
+            other => other.to_string(),
+        }
+    }
+
+    fn catalog() -> impl Strategy<Value = Value> {
+        let text = "[a-zA-Z0-9 .,]{0,12}";
+        let tool = (text, text, proptest::option::of(text), any::<bool>()).prop_map(|(d, p, def, ro)| {
+            let mut prop = json!({"type": "string", "description": p});
+            if let Some(d) = def {
+                prop["default"] = json!(d);
+            }
+            json!({"description": d, "inputSchema": {"type": "object", "properties": {"q": prop}, "required": ["q"]}, "annotations": {"readOnlyHint": ro}})
+        });
+        (proptest::collection::vec(tool, 1..6), "[a-z ]{0,10}").prop_map(|(tools, instr)| {
+            let tools: Vec<Value> = tools
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut t)| {
+                    t["name"] = json!(format!("tool_{i}"));
+                    t
+                })
+                .collect();
+            json!({"instructions": instr, "tools": tools})
+        })
+    }
+
+    /// Every string leaf's JSON Pointer.
+    fn string_pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        match v {
+            Value::String(_) => out.push(at),
+            Value::Object(m) => m.iter().for_each(|(k, x)| {
+                string_pointers(x, format!("{at}/{}", crate::parse::ptr_seg(k)), out)
+            }),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .for_each(|(i, x)| string_pointers(x, format!("{at}/{i}"), out)),
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn digest_ignores_key_order_tool_order_and_whitespace(doc in catalog(), ws in "[ \t\n\r]{0,3}") {
+            let plain = doc.to_string();
+            let other = scrambled(&doc, &ws, false);
+            // Reverse the tools array itself too.
+            let mut rev = doc.clone();
+            rev["tools"].as_array_mut().unwrap().reverse();
+            prop_assert_eq!(digest_of_text(&plain), digest_of_text(&other));
+            prop_assert_eq!(digest_of_text(&plain), digest_of_text(&scrambled(&rev, &ws, true)));
+        }
+
+        #[test]
+        fn any_one_character_edit_changes_the_digest(doc in catalog(), pick in any::<prop::sample::Index>(), at in any::<prop::sample::Index>(), insert in prop::sample::select(vec!['\u{200B}', '\u{E0041}', '\u{E0020}', 'x', ' ', '\u{202E}', 'é']), mode in 0u8..3) {
+            let base = surface_digest(&surface_from(&doc));
+            let mut ptrs = Vec::new();
+            string_pointers(&doc, String::new(), &mut ptrs);
+            // The name is the item's identity; editing it is still a change, keep it in.
+            let ptr = &ptrs[pick.index(ptrs.len())];
+            let mut edited = doc.clone();
+            let s = edited.pointer(ptr).unwrap().as_str().unwrap().to_string();
+            let chars: Vec<char> = s.chars().collect();
+            let new: String = match mode {
+                // insert one character
+                0 => { let i = at.index(chars.len() + 1); chars[..i].iter().chain(std::iter::once(&insert)).chain(chars[i..].iter()).collect() }
+                // replace one character (or insert into an empty string)
+                1 if !chars.is_empty() => { let i = at.index(chars.len()); let mut c = chars.clone(); c[i] = if c[i] == insert { 'Q' } else { insert }; c.into_iter().collect() }
+                // delete one character (or insert into an empty string)
+                2 if !chars.is_empty() => { let i = at.index(chars.len()); let mut c = chars.clone(); c.remove(i); c.into_iter().collect() }
+                _ => format!("{s}{insert}"),
+            };
+            prop_assume!(new != s);
+            *edited.pointer_mut(ptr).unwrap() = Value::String(new);
+            prop_assert_ne!(base, surface_digest(&surface_from(&edited)));
+        }
+    }
+
+    #[test]
+    fn volatile_meta_is_dropped_and_other_meta_kept() {
+        let a = canonical_item(&json!({"name": "t", "_meta": {"progressToken": 5}}));
+        assert_eq!(a, json!({"name": "t"}));
+        let b = canonical_item(
+            &json!({"name": "t", "_meta": {"progressToken": 5, "vendor/x": "read me"}, "nextCursor": "c"}),
+        );
+        assert_eq!(b, json!({"name": "t", "_meta": {"vendor/x": "read me"}}));
+    }
+
+    #[test]
+    fn spawn_command_is_part_of_the_digest() {
+        let doc = json!({"tools": [{"name": "a", "description": "d"}]});
+        let s1 = surface_from(&doc);
+        let mut s2 = s1.clone();
+        s2.transport = Transport::Stdio {
+            command: "npx".into(),
+            args: vec!["-y".into(), "pkg@1.0.1".into()],
+            env_names: vec![],
+            cwd: None,
+        };
+        assert_ne!(surface_digest(&s1), surface_digest(&s2));
+    }
 }

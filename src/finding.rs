@@ -24,7 +24,13 @@ impl Severity {
             Severity::Info => "info",
         }
     }
-    pub const ALL: [Severity; 5] = [Severity::Critical, Severity::High, Severity::Medium, Severity::Low, Severity::Info];
+    pub const ALL: [Severity; 5] = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+        Severity::Info,
+    ];
 }
 
 impl fmt::Display for Severity {
@@ -133,7 +139,8 @@ impl Finding {
     /// A finding with the rule's catalogue defaults; stages override severity and
     /// confidence where the rule's table says so.
     pub fn new(rule_id: &str, message: impl Into<String>, location: Location) -> Self {
-        let rule = crate::rules::get(rule_id).unwrap_or_else(|| crate::rules::unknown_rule(rule_id));
+        let rule =
+            crate::rules::get(rule_id).unwrap_or_else(|| crate::rules::unknown_rule(rule_id));
         Finding {
             rule_id: rule.id.clone(),
             severity: rule.severity,

@@ -15,6 +15,8 @@ pub mod confusables;
 pub mod detect;
 pub mod diff;
 pub mod finding;
+pub mod lockcmd;
+pub mod lockfile;
 pub mod parse;
 pub mod report;
 pub mod rules;

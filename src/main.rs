@@ -1,13 +1,18 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
-use mcptrustchecker::app::{self, exit, Format, ScanArgs};
+use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
+use mcptrustchecker::lockcmd::{self, LockArgs};
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "mcptrustchecker", version, about = "Deterministic, offline-first security scanner for MCP servers")]
+#[command(
+    name = "mcptrustchecker",
+    version,
+    about = "Deterministic, offline-first security scanner for MCP servers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -17,6 +22,10 @@ struct Cli {
 enum Command {
     /// Scan MCP client configs, server descriptors and tool manifests.
     Scan(ScanCmd),
+    /// Pin every server's surface into the lockfile (only changed entries are rewritten).
+    Lock(LockCmd),
+    /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.
+    Diff(DiffCmd),
     /// List every rule.
     Rules,
     /// Explain one rule: what, why, how to fix.
@@ -68,6 +77,51 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct LockCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// The lockfile (default: mcptrustchecker.lock at the repository root).
+    #[arg(long)]
+    lockfile: Option<PathBuf>,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
+}
+
+#[derive(clap::Args)]
+struct DiffCmd {
+    #[command(flatten)]
+    lock: LockCmd,
+    /// Output format: terminal or json.
+    #[arg(long, value_enum, default_value = "terminal")]
+    format: DiffFormat,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    Terminal,
+    Json,
+}
+
+impl LockCmd {
+    fn args(self, json: bool) -> LockArgs {
+        LockArgs {
+            paths: self.paths,
+            lockfile: self.lockfile,
+            root: self.root,
+            max_file_bytes: self.max_file_size,
+            json,
+        }
+    }
 }
 
 fn parse_grade(s: &str) -> Result<Grade, String> {
@@ -78,7 +132,11 @@ fn main() {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { exit::INPUT_ERROR } else { exit::OK };
+            let code = if e.use_stderr() {
+                exit::INPUT_ERROR
+            } else {
+                exit::OK
+            };
             let _ = e.print();
             std::process::exit(code);
         }
@@ -96,7 +154,10 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
-            let options = ScanOptions { zero_width_threshold: c.zero_width_threshold, ..ScanOptions::default() };
+            let options = ScanOptions {
+                zero_width_threshold: c.zero_width_threshold,
+                ..ScanOptions::default()
+            };
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,
@@ -106,6 +167,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 max_file_bytes: c.max_file_size,
                 root: c.root,
                 options,
+                lockfile: c.lockfile,
             };
             app::scan(&args)
         }
@@ -113,6 +175,8 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             let args = mcptrustchecker::ci::CiArgs { base: c.base, head: c.head, event: c.event, workspace: c.workspace };
             Ok(mcptrustchecker::ci::run(&args, &mcptrustchecker::ci::event::Env::from_process()))
         }
+        Command::Lock(c) => lockcmd::lock(&c.args(false)),
+        Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),
         Command::Rules => {
             app::emit(&app::rules(), None)?;
             Ok(exit::OK)

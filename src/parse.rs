@@ -3,7 +3,7 @@
 //! element, keyed by JSON Pointer. Every parser is bounded (size, depth, alias
 //! expansion) so hostile files give a clear error, never a crash or a hang.
 
-use crate::text::line_col;
+use crate::text::{LineIndex, line_col};
 use serde_json::{Map, Number, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -29,10 +29,20 @@ pub struct InputError {
 
 impl InputError {
     pub fn new(path: &str, message: impl Into<String>) -> Self {
-        InputError { path: path.to_string(), line: None, column: None, message: message.into() }
+        InputError {
+            path: path.to_string(),
+            line: None,
+            column: None,
+            message: message.into(),
+        }
     }
     pub fn at(path: &str, line: u32, column: u32, message: impl Into<String>) -> Self {
-        InputError { path: path.to_string(), line: Some(line), column: Some(column), message: message.into() }
+        InputError {
+            path: path.to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: message.into(),
+        }
     }
 }
 
@@ -59,16 +69,25 @@ pub fn ptr_seg(s: &str) -> String {
 
 /// Read a file as UTF-8 within a size bound; invalid UTF-8 is reported with its line.
 pub fn read_text(path: &Path, display: &str, max_bytes: u64) -> Result<String, InputError> {
-    let meta = std::fs::metadata(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
     if meta.len() > max_bytes {
         return Err(InputError::new(
             display,
-            format!("file is {} bytes, over the {} byte limit (raise it with --max-file-size)", meta.len(), max_bytes),
+            format!(
+                "file is {} bytes, over the {} byte limit (raise it with --max-file-size)",
+                meta.len(),
+                max_bytes
+            ),
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| InputError::new(display, format!("cannot read: {e}")))?;
     if bytes.len() as u64 > max_bytes {
-        return Err(InputError::new(display, "file grew past the size limit while being read"));
+        return Err(InputError::new(
+            display,
+            "file grew past the size limit while being read",
+        ));
     }
     decode_utf8(bytes, display)
 }
@@ -87,7 +106,12 @@ pub fn decode_utf8(bytes: Vec<u8>, display: &str) -> Result<String, InputError> 
             let bytes = e.into_bytes();
             let good = String::from_utf8_lossy(&bytes[..at]);
             let (l, c) = line_col(&good, good.len());
-            Err(InputError::at(display, l, c, format!("invalid UTF-8 at byte {at}")))
+            Err(InputError::at(
+                display,
+                l,
+                c,
+                format!("invalid UTF-8 at byte {at}"),
+            ))
         }
     }
 }
@@ -107,7 +131,10 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
+    let collect = CollectOptions {
+        comments: CommentCollectionStrategy::Off,
+        tokens: false,
+    };
     let parsed = jsonc_parser::parse_to_ast(text, &collect, &opts).map_err(|e| {
         let (l, c) = line_col(text, e.range().start);
         InputError::at(display, l, c, format!("malformed JSON: {}", e.kind()))
@@ -116,19 +143,30 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
         return Err(InputError::at(display, 1, 1, "empty document"));
     };
     let mut doc = Doc::default();
-    let mut b = JsonBuilder { text, doc: &mut doc };
-    let value = b.convert(&root, String::new(), 0).map_err(|m| InputError::new(display, m))?;
+    let index = LineIndex::new(text);
+    let mut b = JsonBuilder {
+        index: &index,
+        doc: &mut doc,
+    };
+    let value = b
+        .convert(&root, String::new(), 0)
+        .map_err(|m| InputError::new(display, m))?;
     doc.value = value;
     Ok(doc)
 }
 
 struct JsonBuilder<'a, 'd> {
-    text: &'a str,
+    index: &'a LineIndex<'a>,
     doc: &'d mut Doc,
 }
 
 impl JsonBuilder<'_, '_> {
-    fn convert(&mut self, v: &jsonc_parser::ast::Value<'_>, ptr: String, depth: usize) -> Result<Value, String> {
+    fn convert(
+        &mut self,
+        v: &jsonc_parser::ast::Value<'_>,
+        ptr: String,
+        depth: usize,
+    ) -> Result<Value, String> {
         use jsonc_parser::ast::Value as A;
         use jsonc_parser::common::Ranged;
         if depth > MAX_DEPTH {
@@ -143,7 +181,7 @@ impl JsonBuilder<'_, '_> {
                 let mut out = Vec::with_capacity(a.elements.len());
                 for (i, e) in a.elements.iter().enumerate() {
                     let p = format!("{ptr}/{i}");
-                    let (l, c) = line_col(self.text, e.range().start);
+                    let (l, c) = self.index.line_col(e.range().start);
                     self.doc.positions.insert(p.clone(), (l, c));
                     out.push(self.convert(e, p, depth + 1)?);
                 }
@@ -154,11 +192,11 @@ impl JsonBuilder<'_, '_> {
                 for prop in &o.properties {
                     let key = prop.name.as_str().to_string();
                     let p = format!("{ptr}/{}", ptr_seg(&key));
-                    let (l, c) = line_col(self.text, prop.range.start);
-                    if map.contains_key(&key) {
-                        if let Some(&(ol, oc)) = self.doc.positions.get(&p) {
-                            self.doc.duplicates.push((p.clone(), ol, oc));
-                        }
+                    let (l, c) = self.index.line_col(prop.range.start);
+                    if map.contains_key(&key)
+                        && let Some(&(ol, oc)) = self.doc.positions.get(&p)
+                    {
+                        self.doc.duplicates.push((p.clone(), ol, oc));
                     }
                     self.doc.positions.insert(p.clone(), (l, c));
                     let val = self.convert(&prop.value, p, depth + 1)?;
@@ -179,10 +217,10 @@ fn number(lit: &str) -> Value {
     if let Ok(u) = lit.parse::<u64>() {
         return Value::Number(u.into());
     }
-    if lit.len() <= 40 {
-        if let Some(n) = lit.parse::<f64>().ok().and_then(Number::from_f64) {
-            return Value::Number(n);
-        }
+    if lit.len() <= 40
+        && let Some(n) = lit.parse::<f64>().ok().and_then(Number::from_f64)
+    {
+        return Value::Number(n);
     }
     Value::String(lit.to_string())
 }
@@ -197,48 +235,67 @@ pub fn toml(text: &str, display: &str) -> Result<Doc, InputError> {
     })?;
     let mut doc = Doc::default();
     let table = parsed.as_table();
-    let value = toml_table(text, table, String::new(), &mut doc, 0);
+    let index = LineIndex::new(text);
+    let value = toml_table(&index, table, String::new(), &mut doc, 0);
     doc.value = value;
     Ok(doc)
 }
 
-fn toml_table(text: &str, t: &toml_edit::Table, ptr: String, doc: &mut Doc, depth: usize) -> Value {
+fn toml_table(
+    idx: &LineIndex<'_>,
+    t: &toml_edit::Table,
+    ptr: String,
+    doc: &mut Doc,
+    depth: usize,
+) -> Value {
     let mut map = Map::new();
     for (k, item) in t.iter() {
         let p = format!("{ptr}/{}", ptr_seg(k));
         let span = t.key(k).and_then(|key| key.span()).or_else(|| item.span());
         if let Some(s) = span {
-            doc.positions.insert(p.clone(), line_col(text, s.start));
+            doc.positions.insert(p.clone(), idx.line_col(s.start));
         }
-        map.insert(k.to_string(), toml_item(text, item, p, doc, depth + 1));
+        map.insert(k.to_string(), toml_item(idx, item, p, doc, depth + 1));
     }
     Value::Object(map)
 }
 
-fn toml_item(text: &str, item: &toml_edit::Item, ptr: String, doc: &mut Doc, depth: usize) -> Value {
+fn toml_item(
+    idx: &LineIndex<'_>,
+    item: &toml_edit::Item,
+    ptr: String,
+    doc: &mut Doc,
+    depth: usize,
+) -> Value {
     if depth > MAX_DEPTH {
         return Value::Null;
     }
     match item {
         toml_edit::Item::None => Value::Null,
-        toml_edit::Item::Value(v) => toml_value(text, v, ptr, doc, depth),
-        toml_edit::Item::Table(t) => toml_table(text, t, ptr, doc, depth),
+        toml_edit::Item::Value(v) => toml_value(idx, v, ptr, doc, depth),
+        toml_edit::Item::Table(t) => toml_table(idx, t, ptr, doc, depth),
         toml_edit::Item::ArrayOfTables(a) => Value::Array(
             a.iter()
                 .enumerate()
                 .map(|(i, t)| {
                     let p = format!("{ptr}/{i}");
                     if let Some(s) = t.span() {
-                        doc.positions.insert(p.clone(), line_col(text, s.start));
+                        doc.positions.insert(p.clone(), idx.line_col(s.start));
                     }
-                    toml_table(text, t, p, doc, depth + 1)
+                    toml_table(idx, t, p, doc, depth + 1)
                 })
                 .collect(),
         ),
     }
 }
 
-fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, depth: usize) -> Value {
+fn toml_value(
+    idx: &LineIndex<'_>,
+    v: &toml_edit::Value,
+    ptr: String,
+    doc: &mut Doc,
+    depth: usize,
+) -> Value {
     use toml_edit::Value as T;
     if depth > MAX_DEPTH {
         return Value::Null;
@@ -246,7 +303,9 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
     match v {
         T::String(s) => Value::String(s.value().clone()),
         T::Integer(i) => Value::Number((*i.value()).into()),
-        T::Float(f) => Number::from_f64(*f.value()).map(Value::Number).unwrap_or(Value::Null),
+        T::Float(f) => Number::from_f64(*f.value())
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
         T::Boolean(b) => Value::Bool(*b.value()),
         T::Datetime(d) => Value::String(d.value().to_string()),
         T::Array(a) => Value::Array(
@@ -255,9 +314,9 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
                 .map(|(i, e)| {
                     let p = format!("{ptr}/{i}");
                     if let Some(s) = e.span() {
-                        doc.positions.insert(p.clone(), line_col(text, s.start));
+                        doc.positions.insert(p.clone(), idx.line_col(s.start));
                     }
-                    toml_value(text, e, p, doc, depth + 1)
+                    toml_value(idx, e, p, doc, depth + 1)
                 })
                 .collect(),
         ),
@@ -267,9 +326,9 @@ fn toml_value(text: &str, v: &toml_edit::Value, ptr: String, doc: &mut Doc, dept
                 let p = format!("{ptr}/{}", ptr_seg(k));
                 let span = t.key(k).and_then(|key| key.span()).or_else(|| e.span());
                 if let Some(s) = span {
-                    doc.positions.insert(p.clone(), line_col(text, s.start));
+                    doc.positions.insert(p.clone(), idx.line_col(s.start));
                 }
-                map.insert(k.to_string(), toml_value(text, e, p, doc, depth + 1));
+                map.insert(k.to_string(), toml_value(idx, e, p, doc, depth + 1));
             }
             Value::Object(map)
         }
@@ -299,7 +358,12 @@ fn check_flow_depth(text: &str, display: &str) -> Result<(), InputError> {
                 depth += 1;
                 if depth > MAX_DEPTH {
                     let (l, c) = line_col(text, i);
-                    return Err(InputError::at(display, l, c, format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(InputError::at(
+                        display,
+                        l,
+                        c,
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -328,12 +392,23 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
     let mut anchors: BTreeMap<usize, Value> = BTreeMap::new();
     let mut root: Option<Value> = None;
     let mut nodes = 0usize;
-    let err = |line: usize, col: usize, m: String| InputError::at(display, line as u32 + line_offset, col as u32 + 1, m);
+    let err = |line: usize, col: usize, m: String| {
+        InputError::at(display, line as u32 + line_offset, col as u32 + 1, m)
+    };
 
     loop {
         let (ev, mark) = parser.next_token().map_err(|e| {
             let m = e.marker();
-            err(m.line(), m.col(), format!("malformed YAML: {}", e.info()))
+            let info = e.info();
+            if info.contains("recursion limit") {
+                err(
+                    m.line(),
+                    m.col(),
+                    format!("nesting deeper than the YAML parser's recursion limit ({info})"),
+                )
+            } else {
+                err(m.line(), m.col(), format!("malformed YAML: {info}"))
+            }
         })?;
         let (line, col) = (mark.line() as u32 + line_offset, mark.col() as u32 + 1);
         // The pointer and anchor of a new node, given where it is inserted.
@@ -352,7 +427,11 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
             Event::Nothing | Event::StreamStart | Event::DocumentStart | Event::DocumentEnd => {}
             Event::SequenceStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(mark.line(), mark.col(), format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(err(
+                        mark.line(),
+                        mark.col(),
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
                 let p = next_ptr(&stack);
                 if is_value_slot(&stack) {
@@ -362,7 +441,11 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
             }
             Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
-                    return Err(err(mark.line(), mark.col(), format!("nesting deeper than {MAX_DEPTH} levels")));
+                    return Err(err(
+                        mark.line(),
+                        mark.col(),
+                        format!("nesting deeper than {MAX_DEPTH} levels"),
+                    ));
                 }
                 let p = next_ptr(&stack);
                 if is_value_slot(&stack) {
@@ -384,10 +467,10 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                 // A scalar in key position names the next member.
                 if let Some(Frame::Map(m, p, _, key @ None)) = stack.last_mut() {
                     let kp = format!("{p}/{}", ptr_seg(&s));
-                    if m.contains_key(&s) {
-                        if let Some(&(ol, oc)) = doc.positions.get(&kp) {
-                            doc.duplicates.push((kp.clone(), ol, oc));
-                        }
+                    if m.contains_key(&s)
+                        && let Some(&(ol, oc)) = doc.positions.get(&kp)
+                    {
+                        doc.duplicates.push((kp.clone(), ol, oc));
                     }
                     doc.positions.insert(kp, (line, col));
                     *key = Some(s);
@@ -395,14 +478,28 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                 }
                 let p = next_ptr(&stack);
                 doc.positions.entry(p).or_insert((line, col));
-                let plain = matches!(style, yaml_rust2::scanner::TScalarStyle::Plain) && tag.is_none();
-                finished = Some((if plain { yaml_scalar(&s) } else { Value::String(s) }, anchor));
+                let plain =
+                    matches!(style, yaml_rust2::scanner::TScalarStyle::Plain) && tag.is_none();
+                finished = Some((
+                    if plain {
+                        yaml_scalar(&s)
+                    } else {
+                        Value::String(s)
+                    },
+                    anchor,
+                ));
             }
             Event::Alias(id) => {
-                let v = anchors.get(&id).cloned().ok_or_else(|| err(mark.line(), mark.col(), "alias to an unknown anchor".into()))?;
+                let v = anchors.get(&id).cloned().ok_or_else(|| {
+                    err(mark.line(), mark.col(), "alias to an unknown anchor".into())
+                })?;
                 nodes += count_nodes(&v);
                 if nodes > MAX_YAML_NODES {
-                    return Err(err(mark.line(), mark.col(), format!("aliases expand past {MAX_YAML_NODES} nodes (a YAML bomb?)")));
+                    return Err(err(
+                        mark.line(),
+                        mark.col(),
+                        format!("aliases expand past {MAX_YAML_NODES} nodes (a YAML bomb?)"),
+                    ));
                 }
                 if let Some(Frame::Map(_, _, _, key @ None)) = stack.last_mut() {
                     // An alias used as a key: use its text form.
@@ -418,7 +515,11 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
         if let Some((value, anchor)) = finished {
             nodes += 1;
             if nodes > MAX_YAML_NODES {
-                return Err(err(mark.line(), mark.col(), format!("document has more than {MAX_YAML_NODES} nodes")));
+                return Err(err(
+                    mark.line(),
+                    mark.col(),
+                    format!("document has more than {MAX_YAML_NODES} nodes"),
+                ));
             }
             if anchor > 0 {
                 anchors.insert(anchor, value.clone());
@@ -460,7 +561,9 @@ fn yaml_scalar(s: &str) -> Value {
         "true" | "True" | "TRUE" => Value::Bool(true),
         "false" | "False" | "FALSE" => Value::Bool(false),
         _ => {
-            let numeric = s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+            let numeric = s
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
                 && s.bytes().any(|b| b.is_ascii_digit());
             if numeric {
                 match number(s) {
@@ -477,7 +580,9 @@ fn yaml_scalar(s: &str) -> Value {
 /// Split a Markdown file's YAML front matter (`---` … `---`) from its body:
 /// returns the YAML text and the number of lines before it.
 pub fn front_matter(text: &str) -> Option<(&str, u32)> {
-    let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
     let mut offset = 0;
     for line in rest.split_inclusive('\n') {
         if line.trim_end() == "---" {

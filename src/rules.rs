@@ -39,6 +39,7 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("integrity", include_str!("data/rules/integrity.toml")),
 ];
 
 /// The whole catalogue, sorted by id.
@@ -87,7 +88,10 @@ pub fn unknown_rule(id: &str) -> &'static Rule {
 
 /// Link to the rule's documentation (SARIF `helpUri`, Markdown rule links).
 pub fn help_uri(id: &str) -> String {
-    format!("https://github.com/mcptrustchecker/mcptrustchecker/blob/main/docs/rules.md#{}", id.to_ascii_lowercase())
+    format!(
+        "https://github.com/mcptrustchecker/mcptrustchecker/blob/main/docs/rules.md#{}",
+        id.to_ascii_lowercase()
+    )
 }
 
 #[cfg(test)]
@@ -103,13 +107,20 @@ mod tests {
         }
         for r in all {
             assert!(r.id.starts_with("MTC-"), "{}", r.id);
-            assert!(!r.what.is_empty() && !r.why.is_empty() && !r.fix.is_empty(), "{} lacks help", r.id);
+            assert!(
+                !r.what.is_empty() && !r.why.is_empty() && !r.fix.is_empty(),
+                "{} lacks help",
+                r.id
+            );
         }
     }
 
     #[test]
     fn lookup_is_case_insensitive() {
-        assert_eq!(get("mtc-uni-001").map(|r| r.id.as_str()), Some("MTC-UNI-001"));
+        assert_eq!(
+            get("mtc-uni-001").map(|r| r.id.as_str()),
+            Some("MTC-UNI-001")
+        );
         assert!(get("MTC-NOPE-999").is_none());
     }
 }

@@ -141,16 +141,27 @@ pub struct Score {
 /// Score a set of findings (one server, or one session's union). Suppressed
 /// findings do not count; `findings` may be in any order.
 pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Score {
-    let mut counted: Vec<&Finding> = findings.into_iter().filter(|f| f.suppressed.is_none()).collect();
+    let mut counted: Vec<&Finding> = findings
+        .into_iter()
+        .filter(|f| f.suppressed.is_none())
+        .collect();
     // Stable order: rule id, then severity (most severe first), then location.
-    counted.sort_by(|a, b| a.rule_id.cmp(&b.rule_id).then_with(|| a.sort_key().cmp(&b.sort_key())));
+    counted.sort_by(|a, b| {
+        a.rule_id
+            .cmp(&b.rule_id)
+            .then_with(|| a.sort_key().cmp(&b.sort_key()))
+    });
 
     let mut vector = Vec::with_capacity(counted.len());
     let mut per_rule: BTreeMap<&str, usize> = BTreeMap::new();
     let mut raw: BTreeMap<Category, i64> = BTreeMap::new();
     for f in &counted {
         let n = per_rule.entry(f.rule_id.as_str()).or_insert(0);
-        let (w, m, d) = (weight(f.severity), multiplier(f.confidence), diminishing(*n));
+        let (w, m, d) = (
+            weight(f.severity),
+            multiplier(f.confidence),
+            diminishing(*n),
+        );
         *n += 1;
         // points × (m/1000) × (d/1000) × 1000 milli-points per point: exact in integers.
         let milli = w * m * d / 1000;
@@ -174,35 +185,78 @@ pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Score {
         let cap_milli = cap(cat) * 1000;
         let applied = raw_milli.min(cap_milli);
         total += applied;
-        categories.insert(cat, CategoryTotal { raw_milli, applied_milli: applied, cap_milli });
+        categories.insert(
+            cat,
+            CategoryTotal {
+                raw_milli,
+                applied_milli: applied,
+                cap_milli,
+            },
+        );
     }
     let value = round_half_up_milli(100_000 - total).clamp(0, 100);
     let band = Grade::band(value);
     let (gate_grade, gate) = gate(&counted);
     let grade = band.max(gate_grade);
-    let gate = if gate_grade > band { gate } else { "none".to_string() };
-    Score { value, grade, band, gate, categories, vector }
+    let gate = if gate_grade > band {
+        gate
+    } else {
+        "none".to_string()
+    };
+    Score {
+        value,
+        grade,
+        band,
+        gate,
+        categories,
+        vector,
+    }
 }
 
 /// Round milli-points to whole points, halves away from zero for positives
 /// (`x.5` → `x+1`); negatives are clamped by the caller.
 fn round_half_up_milli(milli: i64) -> i64 {
-    if milli >= 0 { (milli + 500) / 1000 } else { -((-milli + 499) / 1000) }
+    if milli >= 0 {
+        (milli + 500) / 1000
+    } else {
+        -((-milli + 499) / 1000)
+    }
 }
 
 /// The weakest-link gates: the worst grade the findings allow, and why.
 fn gate(findings: &[&Finding]) -> (Grade, String) {
-    let confirmed_critical = findings.iter().filter(|f| f.severity == Severity::Critical && f.confidence == Confidence::Confirmed).count();
-    let any_critical = findings.iter().filter(|f| f.severity == Severity::Critical).count();
-    let confirmed_high = findings.iter().filter(|f| f.severity == Severity::High && f.confidence == Confidence::Confirmed).count();
+    let confirmed_critical = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Critical && f.confidence == Confidence::Confirmed)
+        .count();
+    let any_critical = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Critical)
+        .count();
+    let confirmed_high = findings
+        .iter()
+        .filter(|f| f.severity == Severity::High && f.confidence == Confidence::Confirmed)
+        .count();
     if confirmed_critical > 0 {
-        (Grade::F, format!("{confirmed_critical} confirmed critical finding(s) force F"))
+        (
+            Grade::F,
+            format!("{confirmed_critical} confirmed critical finding(s) force F"),
+        )
     } else if any_critical > 0 {
-        (Grade::D, format!("{any_critical} critical finding(s) cap the grade at D"))
+        (
+            Grade::D,
+            format!("{any_critical} critical finding(s) cap the grade at D"),
+        )
     } else if confirmed_high >= 2 {
-        (Grade::D, format!("{confirmed_high} confirmed high findings cap the grade at D"))
+        (
+            Grade::D,
+            format!("{confirmed_high} confirmed high findings cap the grade at D"),
+        )
     } else if confirmed_high == 1 {
-        (Grade::C, "one confirmed high finding caps the grade at C".to_string())
+        (
+            Grade::C,
+            "one confirmed high finding caps the grade at C".to_string(),
+        )
     } else {
         (Grade::A, "none".to_string())
     }
@@ -242,7 +296,12 @@ mod tests {
 
     #[test]
     fn confirmed_critical_forces_f() {
-        let s = score(&[f("X-1", Severity::Critical, Confidence::Confirmed, Category::Injection)]);
+        let s = score(&[f(
+            "X-1",
+            Severity::Critical,
+            Confidence::Confirmed,
+            Category::Injection,
+        )]);
         assert_eq!(s.value, 55);
         assert_eq!(s.grade, Grade::F);
         assert_eq!(s.band, Grade::F);
@@ -251,31 +310,73 @@ mod tests {
     #[test]
     fn critical_not_confirmed_caps_at_d() {
         // 45 × 0.4 = 18 → 82 (band B), gate D.
-        let s = score(&[f("X-1", Severity::Critical, Confidence::Heuristic, Category::Injection)]);
+        let s = score(&[f(
+            "X-1",
+            Severity::Critical,
+            Confidence::Heuristic,
+            Category::Injection,
+        )]);
         assert_eq!((s.value, s.band, s.grade), (82, Grade::B, Grade::D));
         assert!(s.gate.contains("at D"));
         // strong: 45 × 0.7 = 31.5 → 68.5 → rounds half up to 69 → D by band too.
-        let s = score(&[f("X-1", Severity::Critical, Confidence::Strong, Category::Exfiltration)]);
+        let s = score(&[f(
+            "X-1",
+            Severity::Critical,
+            Confidence::Strong,
+            Category::Exfiltration,
+        )]);
         assert_eq!((s.value, s.grade), (69, Grade::D));
     }
 
     #[test]
     fn confirmed_high_gates() {
-        let one = score(&[f("X-1", Severity::High, Confidence::Confirmed, Category::SupplyChain)]);
+        let one = score(&[f(
+            "X-1",
+            Severity::High,
+            Confidence::Confirmed,
+            Category::SupplyChain,
+        )]);
         assert_eq!((one.value, one.band, one.grade), (78, Grade::C, Grade::C));
-        let low_one = score(&[f("X-1", Severity::High, Confidence::Confirmed, Category::Hygiene)]);
+        let low_one = score(&[f(
+            "X-1",
+            Severity::High,
+            Confidence::Confirmed,
+            Category::Hygiene,
+        )]);
         // Hygiene cap 10 → 90 → band A, gate C.
-        assert_eq!((low_one.value, low_one.band, low_one.grade), (90, Grade::A, Grade::C));
+        assert_eq!(
+            (low_one.value, low_one.band, low_one.grade),
+            (90, Grade::A, Grade::C)
+        );
         let two = score(&[
-            f("X-1", Severity::High, Confidence::Confirmed, Category::Hygiene),
-            f("X-2", Severity::High, Confidence::Confirmed, Category::Hygiene),
+            f(
+                "X-1",
+                Severity::High,
+                Confidence::Confirmed,
+                Category::Hygiene,
+            ),
+            f(
+                "X-2",
+                Severity::High,
+                Confidence::Confirmed,
+                Category::Hygiene,
+            ),
         ]);
         assert_eq!((two.value, two.grade), (90, Grade::D));
     }
 
     #[test]
     fn heuristics_alone_never_force_f() {
-        let many: Vec<Finding> = (0..40).map(|i| f(&format!("X-{i}"), Severity::High, Confidence::Heuristic, Category::Injection)).collect();
+        let many: Vec<Finding> = (0..40)
+            .map(|i| {
+                f(
+                    &format!("X-{i}"),
+                    Severity::High,
+                    Confidence::Heuristic,
+                    Category::Injection,
+                )
+            })
+            .collect();
         let s = score(&many);
         // Injection capped at 50 → 50 → band F, but no gate; the band decides.
         assert_eq!(s.value, 50);
@@ -284,7 +385,16 @@ mod tests {
 
     #[test]
     fn diminishing_returns_per_rule() {
-        let four: Vec<Finding> = (0..5).map(|_| f("X-1", Severity::Medium, Confidence::Confirmed, Category::Permissions)).collect();
+        let four: Vec<Finding> = (0..5)
+            .map(|_| {
+                f(
+                    "X-1",
+                    Severity::Medium,
+                    Confidence::Confirmed,
+                    Category::Permissions,
+                )
+            })
+            .collect();
         let s = score(&four);
         let d: Vec<i64> = s.vector.iter().map(|l| l.diminishing).collect();
         assert_eq!(d, vec![1000, 500, 250, 100, 100]);
@@ -296,7 +406,12 @@ mod tests {
     #[test]
     fn diminishing_counts_most_severe_first() {
         let s = score(&[
-            f("X-1", Severity::Low, Confidence::Confirmed, Category::Network),
+            f(
+                "X-1",
+                Severity::Low,
+                Confidence::Confirmed,
+                Category::Network,
+            ),
             f("X-1", Severity::High, Confidence::Strong, Category::Network),
         ]);
         assert_eq!(s.vector[0].severity, Severity::High);
@@ -306,7 +421,16 @@ mod tests {
 
     #[test]
     fn category_caps_apply() {
-        let many: Vec<Finding> = (0..10).map(|i| f(&format!("X-{i}"), Severity::Medium, Confidence::Confirmed, Category::Hygiene)).collect();
+        let many: Vec<Finding> = (0..10)
+            .map(|i| {
+                f(
+                    &format!("X-{i}"),
+                    Severity::Medium,
+                    Confidence::Confirmed,
+                    Category::Hygiene,
+                )
+            })
+            .collect();
         let s = score(&many);
         assert_eq!(s.categories[&Category::Hygiene].raw_milli, 90_000);
         assert_eq!(s.categories[&Category::Hygiene].applied_milli, 10_000);
@@ -318,7 +442,12 @@ mod tests {
         let mut all = Vec::new();
         for cat in Category::ALL {
             for i in 0..5 {
-                all.push(f(&format!("X-{i}"), Severity::Critical, Confidence::Strong, cat));
+                all.push(f(
+                    &format!("X-{i}"),
+                    Severity::Critical,
+                    Confidence::Strong,
+                    cat,
+                ));
             }
         }
         let s = score(&all);
@@ -343,15 +472,29 @@ mod tests {
 
     #[test]
     fn suppressed_findings_do_not_count() {
-        let mut x = f("X-1", Severity::Critical, Confidence::Confirmed, Category::Injection);
-        x.suppressed = Some(crate::finding::Suppression { reason: "r".into(), owner: "o".into(), expires: "2099-01-01".into() });
+        let mut x = f(
+            "X-1",
+            Severity::Critical,
+            Confidence::Confirmed,
+            Category::Injection,
+        );
+        x.suppressed = Some(crate::finding::Suppression {
+            reason: "r".into(),
+            owner: "o".into(),
+            expires: "2099-01-01".into(),
+        });
         let s = score(&[x]);
         assert_eq!((s.value, s.grade), (100, Grade::A));
     }
 
     #[test]
     fn info_weighs_nothing() {
-        let s = score(&[f("X-1", Severity::Info, Confidence::Confirmed, Category::Network)]);
+        let s = score(&[f(
+            "X-1",
+            Severity::Info,
+            Confidence::Confirmed,
+            Category::Network,
+        )]);
         assert_eq!(s.value, 100);
         assert_eq!(s.vector.len(), 1);
     }

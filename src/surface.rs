@@ -17,7 +17,11 @@ pub struct Location {
 
 impl Location {
     pub fn new(path: impl Into<String>, line: u32, column: u32) -> Self {
-        Location { path: path.into(), line, column }
+        Location {
+            path: path.into(),
+            line,
+            column,
+        }
     }
 }
 
@@ -86,10 +90,22 @@ impl Transport {
     pub fn kind_str(&self) -> &'static str {
         match self {
             Transport::Stdio { .. } => "stdio",
-            Transport::Remote { protocol: RemoteKind::Sse, .. } => "sse",
-            Transport::Remote { protocol: RemoteKind::WebSocket, .. } => "websocket",
-            Transport::Remote { protocol: RemoteKind::StreamableHttp, .. } => "streamable-http",
-            Transport::Remote { protocol: RemoteKind::Unspecified, .. } => "remote",
+            Transport::Remote {
+                protocol: RemoteKind::Sse,
+                ..
+            } => "sse",
+            Transport::Remote {
+                protocol: RemoteKind::WebSocket,
+                ..
+            } => "websocket",
+            Transport::Remote {
+                protocol: RemoteKind::StreamableHttp,
+                ..
+            } => "streamable-http",
+            Transport::Remote {
+                protocol: RemoteKind::Unspecified,
+                ..
+            } => "remote",
             Transport::Unknown => "unknown",
         }
     }
@@ -188,7 +204,11 @@ pub struct Item {
 
 impl Item {
     pub fn new(name: impl Into<String>, raw: Value, location: Option<Location>) -> Self {
-        Item { name: name.into(), raw, location }
+        Item {
+            name: name.into(),
+            raw,
+            location,
+        }
     }
     pub fn str_field(&self, key: &str) -> Option<&str> {
         self.raw.get(key).and_then(Value::as_str)
@@ -296,12 +316,16 @@ impl ServerSurface {
             ("resourceTemplates[", &self.resource_templates),
         ];
         for (prefix, items) in lists {
-            if let Some(rest) = field.strip_prefix(prefix) {
-                if let Some(end) = rest.find(']') {
-                    let name = &rest[..end];
-                    if let Some(loc) = items.iter().find(|i| i.name == name).and_then(|i| i.location.clone()) {
-                        return loc;
-                    }
+            if let Some(rest) = field.strip_prefix(prefix)
+                && let Some(end) = rest.find(']')
+            {
+                let name = &rest[..end];
+                if let Some(loc) = items
+                    .iter()
+                    .find(|i| i.name == name)
+                    .and_then(|i| i.location.clone())
+                {
+                    return loc;
                 }
             }
         }
@@ -347,16 +371,34 @@ impl ServerSurface {
     pub fn text_fields(&self) -> Vec<TextField<'_>> {
         let mut out = Vec::new();
         if let Some(instr) = &self.instructions {
-            out.push(TextField { path: "instructions".into(), channel: Channel::Instructions, text: instr, item: None, item_kind: "server" });
+            out.push(TextField {
+                path: "instructions".into(),
+                channel: Channel::Instructions,
+                text: instr,
+                item: None,
+                item_kind: "server",
+            });
         }
         if let Some(info) = &self.server_info {
-            walk_value(info, "serverInfo".into(), Channel::Other, None, "server", 0, &mut out);
+            walk_value(
+                info,
+                "serverInfo".into(),
+                Channel::Other,
+                None,
+                "server",
+                0,
+                &mut out,
+            );
         }
         for (list, prefix, kind) in [
             (&self.tools, "tools", "tool"),
             (&self.prompts, "prompts", "prompt"),
             (&self.resources, "resources", "resource"),
-            (&self.resource_templates, "resourceTemplates", "resource-template"),
+            (
+                &self.resource_templates,
+                "resourceTemplates",
+                "resource-template",
+            ),
         ] {
             for item in list {
                 let base = format!("{prefix}[{}]", item.name);
@@ -369,7 +411,15 @@ impl ServerSurface {
 
 fn walk_item<'a>(item: &'a Item, base: &str, kind: &'static str, out: &mut Vec<TextField<'a>>) {
     let Value::Object(map) = &item.raw else {
-        walk_value(&item.raw, base.to_string(), Channel::Other, Some(&item.name), kind, 0, out);
+        walk_value(
+            &item.raw,
+            base.to_string(),
+            Channel::Other,
+            Some(&item.name),
+            kind,
+            0,
+            out,
+        );
         return;
     };
     for (key, value) in map {
@@ -397,11 +447,21 @@ fn walk_value<'a>(
         return;
     }
     match value {
-        Value::String(s) => out.push(TextField { path, channel, text: s, item, item_kind: kind }),
+        Value::String(s) => out.push(TextField {
+            path,
+            channel,
+            text: s,
+            item,
+            item_kind: kind,
+        }),
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 // Prompt arguments are a list of named objects: name the path by argument name.
-                let seg = v.get("name").and_then(Value::as_str).map(|n| format!("{path}.{n}")).unwrap_or_else(|| format!("{path}[{i}]"));
+                let seg = v
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(|n| format!("{path}.{n}"))
+                    .unwrap_or_else(|| format!("{path}[{i}]"));
                 walk_value(v, seg, channel, item, kind, depth + 1, out);
             }
         }
@@ -409,9 +469,23 @@ fn walk_value<'a>(
             for (k, v) in map {
                 // Property names in a schema are text a model reads as well.
                 if path.ends_with(".properties") {
-                    out.push(TextField { path: format!("{path}.{k}"), channel: Channel::Name, text: k, item, item_kind: kind });
+                    out.push(TextField {
+                        path: format!("{path}.{k}"),
+                        channel: Channel::Name,
+                        text: k,
+                        item,
+                        item_kind: kind,
+                    });
                 }
-                walk_value(v, format!("{path}.{k}"), channel, item, kind, depth + 1, out);
+                walk_value(
+                    v,
+                    format!("{path}.{k}"),
+                    channel,
+                    item,
+                    kind,
+                    depth + 1,
+                    out,
+                );
             }
         }
         _ => {}

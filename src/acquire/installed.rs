@@ -4,9 +4,13 @@ use std::path::PathBuf;
 
 /// Every per-user and system config path of the supported clients that exists here.
 pub fn installed_configs() -> Vec<PathBuf> {
-    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE")).map(PathBuf::from);
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map(PathBuf::from);
     let appdata = std::env::var_os("APPDATA").map(PathBuf::from);
-    let xdg = std::env::var_os("XDG_CONFIG_HOME").map(PathBuf::from).or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
     let mut c: Vec<PathBuf> = Vec::new();
     if let Some(h) = &home {
         for rel in [
@@ -49,11 +53,21 @@ pub fn installed_configs() -> Vec<PathBuf> {
         }
     }
     if let Some(a) = &appdata {
-        for rel in ["Claude/claude_desktop_config.json", "Code/User/mcp.json", "Code/User/settings.json", "Block/goose/config/config.yaml"] {
+        for rel in [
+            "Claude/claude_desktop_config.json",
+            "Code/User/mcp.json",
+            "Code/User/settings.json",
+            "Block/goose/config/config.yaml",
+        ] {
             c.push(a.join(rel));
         }
     }
-    for sys in ["/etc/codex/config.toml", "/etc/gemini-cli/settings.json", "/etc/claude-code/managed-mcp.json", "/Library/Application Support/ClaudeCode/managed-mcp.json"] {
+    for sys in [
+        "/etc/codex/config.toml",
+        "/etc/gemini-cli/settings.json",
+        "/etc/claude-code/managed-mcp.json",
+        "/Library/Application Support/ClaudeCode/managed-mcp.json",
+    ] {
         c.push(PathBuf::from(sys));
     }
     c.retain(|p| p.is_file());

@@ -3,42 +3,69 @@
 //! (bare array, `{tools, prompts, …}`, JSON-RPC response, Inspector `{result}`,
 //! and dumps with an `initialize` object).
 
-use super::{configs, package, Acquired, FileKind};
-use crate::parse::{ptr_seg, Doc};
-use crate::surface::{Client, Coverage, Item, Location, RemoteKind, ServerSurface, Source, Transport};
+use super::{Acquired, FileKind, configs, package};
+use crate::parse::{Doc, ptr_seg};
+use crate::surface::{
+    Client, Coverage, Item, Location, RemoteKind, ServerSurface, Source, Transport,
+};
 use serde_json::Value;
 
 /// Recognise and read a descriptor; `None` when the document is not one.
 pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> Option<FileKind> {
     let v = &doc.value;
     // Unwrap a JSON-RPC response or an Inspector `{result: …}` envelope.
-    if let Some(result) = v.get("result").filter(|r| r.is_object() || r.is_array()) {
-        if looks_like_catalog(result) {
-            read_tool_manifest(doc, result, "/result", path, out);
-            return Some(FileKind::ToolManifest);
-        }
+    if let Some(result) = v.get("result").filter(|r| r.is_object() || r.is_array())
+        && looks_like_catalog(result)
+    {
+        read_tool_manifest(doc, result, "/result", path, out);
+        return Some(FileKind::ToolManifest);
     }
-    if v.get("manifest_version").is_some() || v.get("dxt_version").is_some() || v.pointer("/server/mcp_config").is_some() {
+    if v.get("manifest_version").is_some()
+        || v.get("dxt_version").is_some()
+        || v.pointer("/server/mcp_config").is_some()
+    {
         read_mcpb(doc, path, out);
         return Some(FileKind::McpbManifest);
     }
     if is_registry_server_json(v) {
-        read_registry(doc, v.get("server").filter(|s| s.is_object()).unwrap_or(v), if v.get("server").is_some_and(Value::is_object) { "/server" } else { "" }, path, out);
+        read_registry(
+            doc,
+            v.get("server").filter(|s| s.is_object()).unwrap_or(v),
+            if v.get("server").is_some_and(Value::is_object) {
+                "/server"
+            } else {
+                ""
+            },
+            path,
+            out,
+        );
         return Some(FileKind::RegistryServerJson);
     }
     if looks_like_catalog(v) && v.get("mcpServers").is_none() {
         read_tool_manifest(doc, v, "", path, out);
         return Some(FileKind::ToolManifest);
     }
-    if v.get("image").is_some() && v.get("name").is_some() && matches!(v.get("type").and_then(Value::as_str), Some("server" | "remote" | "poci")) {
+    if v.get("image").is_some()
+        && v.get("name").is_some()
+        && matches!(
+            v.get("type").and_then(Value::as_str),
+            Some("server" | "remote" | "poci")
+        )
+    {
         read_docker_server(doc, path, out);
         return Some(FileKind::DockerServerYaml);
     }
-    if v.get("type").and_then(Value::as_str) == Some("remote") && v.pointer("/remote/url").is_some() && v.get("name").is_some() {
+    if v.get("type").and_then(Value::as_str) == Some("remote")
+        && v.pointer("/remote/url").is_some()
+        && v.get("name").is_some()
+    {
         read_docker_server(doc, path, out);
         return Some(FileKind::DockerServerYaml);
     }
-    if v.get("startCommand").is_some() || (v.get("runtime").is_some() && path.contains("smithery")) || (v.get("container").is_some() && path.contains("smithery")) {
+    if v.get("startCommand").is_some()
+        || (v.get("runtime").is_some() && path.contains("smithery"))
+        || (v.get("container").is_some() && path.contains("smithery"))
+    {
         read_smithery(doc, path, out);
         return Some(FileKind::Smithery);
     }
@@ -48,9 +75,23 @@ pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> Option<FileKind> {
 /// A tool list, or an object carrying one beside prompts/resources/initialize.
 fn looks_like_catalog(v: &Value) -> bool {
     match v {
-        Value::Array(a) => !a.is_empty() && a.iter().all(|t| t.get("name").is_some_and(Value::is_string) && (t.get("inputSchema").is_some() || t.get("description").is_some() || t.get("arguments").is_some())),
+        Value::Array(a) => {
+            !a.is_empty()
+                && a.iter().all(|t| {
+                    t.get("name").is_some_and(Value::is_string)
+                        && (t.get("inputSchema").is_some()
+                            || t.get("description").is_some()
+                            || t.get("arguments").is_some())
+                })
+        }
         Value::Object(o) => {
-            ["tools", "prompts", "resources", "resourceTemplates"].iter().any(|k| o.get(*k).and_then(Value::as_array).is_some_and(|a| a.iter().all(Value::is_object)))
+            ["tools", "prompts", "resources", "resourceTemplates"]
+                .iter()
+                .any(|k| {
+                    o.get(*k)
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| a.iter().all(Value::is_object))
+                })
                 && !o.contains_key("mcpServers")
                 && !o.contains_key("manifest_version")
                 && !o.contains_key("mcp-servers")
@@ -65,7 +106,11 @@ fn is_registry_server_json(v: &Value) -> bool {
     let schema = inner.get("$schema").and_then(Value::as_str).unwrap_or("");
     schema.contains("server.schema.json")
         || inner.get("registry_name").is_some()
-        || (inner.get("name").and_then(Value::as_str).is_some_and(|n| n.contains('/')) && (inner.get("packages").is_some() || inner.get("remotes").is_some()))
+        || (inner
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|n| n.contains('/'))
+            && (inner.get("packages").is_some() || inner.get("remotes").is_some()))
 }
 
 fn pos(doc: &Doc, ptr: &str, path: &str) -> Location {
@@ -74,19 +119,35 @@ fn pos(doc: &Doc, ptr: &str, path: &str) -> Location {
 }
 
 fn items(doc: &Doc, list: Option<&Value>, ptr: &str, path: &str, name_key: &str) -> Vec<Item> {
-    let Some(Value::Array(a)) = list else { return Vec::new() };
+    let Some(Value::Array(a)) = list else {
+        return Vec::new();
+    };
     a.iter()
         .enumerate()
         .map(|(i, raw)| {
-            let name = raw.get(name_key).or_else(|| raw.get("name")).and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| format!("#{i}"));
-            Item::new(name, raw.clone(), Some(pos(doc, &format!("{ptr}/{i}"), path)))
+            let name = raw
+                .get(name_key)
+                .or_else(|| raw.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{i}"));
+            Item::new(
+                name,
+                raw.clone(),
+                Some(pos(doc, &format!("{ptr}/{i}"), path)),
+            )
         })
         .collect()
 }
 
 fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Acquired) {
     let init = v.get("initialize");
-    let pick = |k: &str| v.get(k).or_else(|| init.and_then(|i| i.get(k))).filter(|x| !x.is_null()).cloned();
+    let pick = |k: &str| {
+        v.get(k)
+            .or_else(|| init.and_then(|i| i.get(k)))
+            .filter(|x| !x.is_null())
+            .cloned()
+    };
     let server_info = pick("serverInfo");
     let name = server_info
         .as_ref()
@@ -95,16 +156,40 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
         .map(str::to_string)
         .or_else(|| v.get("name").and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string());
-    let source = Source { location: Location::new(path, 1, 1), format: "tool-manifest".into(), client: None };
+    let source = Source {
+        location: Location::new(path, 1, 1),
+        format: "tool-manifest".into(),
+        client: None,
+    };
     // A dump that records how the server was launched (real-catalogs shape) keeps it.
-    let transport = match (v.get("command").and_then(Value::as_str), v.get("url").and_then(Value::as_str)) {
+    let transport = match (
+        v.get("command").and_then(Value::as_str),
+        v.get("url").and_then(Value::as_str),
+    ) {
         (Some(cmd), _) => Transport::Stdio {
             command: cmd.to_string(),
-            args: v.get("args").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default(),
-            env_names: v.get("env").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default(),
+            args: v
+                .get("args")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            env_names: v
+                .get("env")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default(),
             cwd: None,
         },
-        (None, Some(url)) => Transport::Remote { url: url.to_string(), protocol: RemoteKind::Unspecified, header_names: Vec::new() },
+        (None, Some(url)) => Transport::Remote {
+            url: url.to_string(),
+            protocol: RemoteKind::Unspecified,
+            header_names: Vec::new(),
+        },
         _ => Transport::Unknown,
     };
     let mut s = ServerSurface::new(path.to_string(), name, source, transport);
@@ -115,43 +200,103 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
         s.tools = items(doc, Some(v), base, path, "name");
     } else {
         s.tools = items(doc, v.get("tools"), &format!("{base}/tools"), path, "name");
-        s.prompts = items(doc, v.get("prompts"), &format!("{base}/prompts"), path, "name");
-        s.resources = items(doc, v.get("resources"), &format!("{base}/resources"), path, "name");
-        s.resource_templates = items(doc, v.get("resourceTemplates"), &format!("{base}/resourceTemplates"), path, "name");
+        s.prompts = items(
+            doc,
+            v.get("prompts"),
+            &format!("{base}/prompts"),
+            path,
+            "name",
+        );
+        s.resources = items(
+            doc,
+            v.get("resources"),
+            &format!("{base}/resources"),
+            path,
+            "name",
+        );
+        s.resource_templates = items(
+            doc,
+            v.get("resourceTemplates"),
+            &format!("{base}/resourceTemplates"),
+            path,
+            "name",
+        );
     }
     s.server_info = server_info;
     s.capabilities = pick("capabilities");
     s.instructions = pick("instructions").and_then(|i| i.as_str().map(str::to_string));
     s.protocol_version = pick("protocolVersion").and_then(|p| p.as_str().map(str::to_string));
     if v.get("nextCursor").is_some_and(|c| !c.is_null()) {
-        s.notes.push("the dump has a nextCursor: later pages of the tool list are not in this file".into());
+        s.notes.push(
+            "the dump has a nextCursor: later pages of the tool list are not in this file".into(),
+        );
     }
-    s.coverage = if s.catalog_is_empty() && s.instructions.is_none() { Coverage::Empty } else { Coverage::Manifest };
+    s.coverage = if s.catalog_is_empty() && s.instructions.is_none() {
+        Coverage::Empty
+    } else {
+        Coverage::Manifest
+    };
     out.surfaces.push(s);
 }
 
 fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
     let v = &doc.value;
-    let name = v.get("name").and_then(Value::as_str).unwrap_or("mcpb").to_string();
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("mcpb")
+        .to_string();
     let cfg = v.pointer("/server/mcp_config");
     let transport = match cfg.and_then(|c| c.get("command")).and_then(Value::as_str) {
         Some(cmd) => Transport::Stdio {
             command: cmd.to_string(),
-            args: cfg.and_then(|c| c.get("args")).and_then(Value::as_array).map(|a| a.iter().map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).collect()).unwrap_or_default(),
-            env_names: cfg.and_then(|c| c.get("env")).and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default(),
+            args: cfg
+                .and_then(|c| c.get("args"))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|x| {
+                            x.as_str()
+                                .map(str::to_string)
+                                .unwrap_or_else(|| x.to_string())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            env_names: cfg
+                .and_then(|c| c.get("env"))
+                .and_then(Value::as_object)
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default(),
             cwd: None,
         },
         None => Transport::Unknown,
     };
-    let source = Source { location: Location::new(path, 1, 1), format: "mcpb-manifest".into(), client: None };
+    let source = Source {
+        location: Location::new(path, 1, 1),
+        format: "mcpb-manifest".into(),
+        client: None,
+    };
     let mut s = ServerSurface::new(path.to_string(), name, source, transport);
     if let Some(env) = cfg.and_then(|c| c.get("env")).and_then(Value::as_object) {
-        s.env = env.iter().map(|(k, v)| (k.clone(), v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))).collect();
+        s.env = env
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    v.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string()),
+                )
+            })
+            .collect();
     }
     s.config_entry = cfg.cloned();
     // A full `initialize` and `tools/list` may be embedded for Windows: prefer them.
     let statics = v.pointer("/_meta/com.microsoft.windows/static_responses");
-    let static_tools = statics.and_then(|st| st.pointer("/tools/list").or_else(|| st.get("tools/list"))).and_then(|r| r.get("tools"));
+    let static_tools = statics
+        .and_then(|st| st.pointer("/tools/list").or_else(|| st.get("tools/list")))
+        .and_then(|r| r.get("tools"));
     if let Some(tools) = static_tools {
         let ptr = "/_meta/com.microsoft.windows/static_responses/tools~1list/tools";
         s.tools = items(doc, Some(tools), ptr, path, "name");
@@ -162,17 +307,31 @@ fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
     if let Some(init) = statics.and_then(|st| st.get("initialize")) {
         s.server_info = init.get("serverInfo").cloned();
         s.capabilities = init.get("capabilities").cloned();
-        s.instructions = init.get("instructions").and_then(Value::as_str).map(str::to_string);
-        s.protocol_version = init.get("protocolVersion").and_then(Value::as_str).map(str::to_string);
+        s.instructions = init
+            .get("instructions")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        s.protocol_version = init
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .map(str::to_string);
     }
     if s.server_info.is_none() {
-        s.server_info = Some(serde_json::json!({ "name": s.name, "version": v.get("version").cloned().unwrap_or(Value::Null) }));
+        s.server_info = Some(
+            serde_json::json!({ "name": s.name, "version": v.get("version").cloned().unwrap_or(Value::Null) }),
+        );
     }
-    let generated = v.get("tools_generated").and_then(Value::as_bool) == Some(true) || v.get("prompts_generated").and_then(Value::as_bool) == Some(true);
+    let generated = v.get("tools_generated").and_then(Value::as_bool) == Some(true)
+        || v.get("prompts_generated").and_then(Value::as_bool) == Some(true);
     if generated {
-        s.notes.push("the bundle generates more tools or prompts at run time than it declares".into());
+        s.notes
+            .push("the bundle generates more tools or prompts at run time than it declares".into());
     }
-    s.coverage = if s.catalog_is_empty() { Coverage::ConfigOnly } else { Coverage::Manifest };
+    s.coverage = if s.catalog_is_empty() {
+        Coverage::ConfigOnly
+    } else {
+        Coverage::Manifest
+    };
     if let Transport::Stdio { command, args, .. } = &s.transport {
         s.package = package::identify(command, args);
     }
@@ -180,14 +339,35 @@ fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
 }
 
 fn read_registry(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Acquired) {
-    let name = v.get("name").or_else(|| v.get("registry_name")).and_then(Value::as_str).unwrap_or("server").to_string();
-    let mut entries: Vec<(String, Transport, Option<crate::surface::PackageId>, String)> = Vec::new();
+    let name = v
+        .get("name")
+        .or_else(|| v.get("registry_name"))
+        .and_then(Value::as_str)
+        .unwrap_or("server")
+        .to_string();
+    let mut entries: Vec<(String, Transport, Option<crate::surface::PackageId>, String)> =
+        Vec::new();
     if let Some(Value::Array(pkgs)) = v.get("packages") {
         for (i, p) in pkgs.iter().enumerate() {
-            let reg = p.get("registryType").or_else(|| p.get("registry_type")).or_else(|| p.get("registry_name")).and_then(Value::as_str).unwrap_or("").to_string();
-            let ident = p.get("identifier").or_else(|| p.get("name")).and_then(Value::as_str).unwrap_or("").to_string();
+            let reg = p
+                .get("registryType")
+                .or_else(|| p.get("registry_type"))
+                .or_else(|| p.get("registry_name"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let ident = p
+                .get("identifier")
+                .or_else(|| p.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
             let version = p.get("version").and_then(Value::as_str).map(str::to_string);
-            let hint = p.get("runtimeHint").or_else(|| p.get("runtime_hint")).and_then(Value::as_str).map(str::to_string);
+            let hint = p
+                .get("runtimeHint")
+                .or_else(|| p.get("runtime_hint"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
             let command = hint.unwrap_or_else(|| match reg.as_str() {
                 "npm" => "npx".into(),
                 "pypi" => "uvx".into(),
@@ -199,30 +379,81 @@ fn read_registry(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Acquire
                 .get("environmentVariables")
                 .or_else(|| p.get("environment_variables"))
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|e| e.get("name").and_then(Value::as_str).map(str::to_string)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|e| e.get("name").and_then(Value::as_str).map(str::to_string))
+                        .collect()
+                })
                 .unwrap_or_default();
             let spec = match (reg.as_str(), &version) {
                 ("pypi", Some(ver)) => format!("{ident}=={ver}"),
-                ("oci" | "docker", Some(ver)) if !ident.contains(':') && !ident.contains('@') => format!("{ident}:{ver}"),
+                ("oci" | "docker", Some(ver)) if !ident.contains(':') && !ident.contains('@') => {
+                    format!("{ident}:{ver}")
+                }
                 (_, Some(ver)) if reg == "npm" => format!("{ident}@{ver}"),
                 _ => ident.clone(),
             };
-            let args = if command == "docker" { vec!["run".into(), "-i".into(), "--rm".into(), spec.clone()] } else { vec![spec.clone()] };
+            let args = if command == "docker" {
+                vec!["run".into(), "-i".into(), "--rm".into(), spec.clone()]
+            } else {
+                vec![spec.clone()]
+            };
             let pkg = package::identify(&command, &args).or_else(|| {
-                (!ident.is_empty()).then(|| crate::surface::PackageId { registry: reg.clone(), name: ident.clone(), pinned: version.is_some(), version: version.clone(), spec: spec.clone() })
+                (!ident.is_empty()).then(|| crate::surface::PackageId {
+                    registry: reg.clone(),
+                    name: ident.clone(),
+                    pinned: version.is_some(),
+                    version: version.clone(),
+                    spec: spec.clone(),
+                })
             });
             let transport = match p.pointer("/transport/url").and_then(Value::as_str) {
-                Some(url) => Transport::Remote { url: url.into(), protocol: remote_kind(p.pointer("/transport/type")), header_names: Vec::new() },
-                None => Transport::Stdio { command, args, env_names, cwd: None },
+                Some(url) => Transport::Remote {
+                    url: url.into(),
+                    protocol: remote_kind(p.pointer("/transport/type")),
+                    header_names: Vec::new(),
+                },
+                None => Transport::Stdio {
+                    command,
+                    args,
+                    env_names,
+                    cwd: None,
+                },
             };
-            entries.push((format!("packages/{i}"), transport, pkg, format!("{base}/packages/{i}")));
+            entries.push((
+                format!("packages/{i}"),
+                transport,
+                pkg,
+                format!("{base}/packages/{i}"),
+            ));
         }
     }
     if let Some(Value::Array(remotes)) = v.get("remotes") {
         for (i, r) in remotes.iter().enumerate() {
-            let url = r.get("url").and_then(Value::as_str).unwrap_or("").to_string();
-            let header_names = r.get("headers").and_then(Value::as_array).map(|a| a.iter().filter_map(|h| h.get("name").and_then(Value::as_str).map(str::to_string)).collect()).unwrap_or_default();
-            entries.push((format!("remotes/{i}"), Transport::Remote { url, protocol: remote_kind(r.get("type")), header_names }, None, format!("{base}/remotes/{i}")));
+            let url = r
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let header_names = r
+                .get("headers")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|h| h.get("name").and_then(Value::as_str).map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            entries.push((
+                format!("remotes/{i}"),
+                Transport::Remote {
+                    url,
+                    protocol: remote_kind(r.get("type")),
+                    header_names,
+                },
+                None,
+                format!("{base}/remotes/{i}"),
+            ));
         }
     }
     if entries.is_empty() {
@@ -230,8 +461,16 @@ fn read_registry(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Acquire
     }
     let single = entries.len() == 1;
     for (suffix, transport, pkg, ptr) in entries {
-        let id = if single { path.to_string() } else { format!("{path}#{suffix}") };
-        let source = Source { location: pos(doc, &ptr, path), format: "registry-server-json".into(), client: None };
+        let id = if single {
+            path.to_string()
+        } else {
+            format!("{path}#{suffix}")
+        };
+        let source = Source {
+            location: pos(doc, &ptr, path),
+            format: "registry-server-json".into(),
+            client: None,
+        };
         let mut s = ServerSurface::new(id, name.clone(), source, transport);
         s.package = pkg;
         s.server_info = Some(serde_json::json!({
@@ -256,31 +495,59 @@ fn remote_kind(v: Option<&Value>) -> RemoteKind {
 
 fn read_docker_server(doc: &Doc, path: &str, out: &mut Acquired) {
     let v = &doc.value;
-    let name = v.get("name").and_then(Value::as_str).unwrap_or("server").to_string();
-    let source = Source { location: Location::new(path, 1, 1), format: "docker-server-yaml".into(), client: None };
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("server")
+        .to_string();
+    let source = Source {
+        location: Location::new(path, 1, 1),
+        format: "docker-server-yaml".into(),
+        client: None,
+    };
     let mut entry = v.clone();
     // `run.command` / `run.env` / `config.secrets` describe the launch.
-    if let Some(run) = v.get("run") {
-        if let Some(obj) = entry.as_object_mut() {
-            if let Some(env) = run.get("env") {
-                obj.insert("env".into(), env.clone());
-            }
-        }
+    if let Some(run) = v.get("run")
+        && let Some(obj) = entry.as_object_mut()
+        && let Some(env) = run.get("env")
+    {
+        obj.insert("env".into(), env.clone());
     }
-    let tmp = configs::entry_to_surface(path.to_string(), &name, &entry, source, Client::Generic, out);
+    let tmp = configs::entry_to_surface(
+        path.to_string(),
+        &name,
+        &entry,
+        source,
+        Client::Generic,
+        out,
+    );
     let mut s = tmp;
     s.source.format = "docker-server-yaml".into();
-    s.server_info = Some(serde_json::json!({ "name": name, "description": v.pointer("/about/description").cloned().unwrap_or(Value::Null) }));
+    s.server_info = Some(
+        serde_json::json!({ "name": name, "description": v.pointer("/about/description").cloned().unwrap_or(Value::Null) }),
+    );
     let _ = ptr_seg;
     out.surfaces.push(s);
 }
 
 fn read_smithery(doc: &Doc, path: &str, out: &mut Acquired) {
     let v = &doc.value;
-    let kind = v.pointer("/startCommand/type").and_then(Value::as_str).unwrap_or("");
-    let source = Source { location: pos(doc, "/startCommand", path), format: "smithery".into(), client: None };
-    let transport = if kind == "http" || v.get("runtime").is_some() || v.get("container").is_some() {
-        Transport::Remote { url: "http://localhost:${PORT}/mcp".into(), protocol: RemoteKind::StreamableHttp, header_names: Vec::new() }
+    let kind = v
+        .pointer("/startCommand/type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let source = Source {
+        location: pos(doc, "/startCommand", path),
+        format: "smithery".into(),
+        client: None,
+    };
+    let transport = if kind == "http" || v.get("runtime").is_some() || v.get("container").is_some()
+    {
+        Transport::Remote {
+            url: "http://localhost:${PORT}/mcp".into(),
+            protocol: RemoteKind::StreamableHttp,
+            header_names: Vec::new(),
+        }
     } else {
         Transport::Unknown
     };

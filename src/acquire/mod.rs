@@ -25,7 +25,11 @@ pub struct AcquireOptions {
 
 impl Default for AcquireOptions {
     fn default() -> Self {
-        AcquireOptions { root: PathBuf::from("."), max_file_bytes: parse::DEFAULT_MAX_FILE_BYTES, max_files: 50_000 }
+        AcquireOptions {
+            root: PathBuf::from("."),
+            max_file_bytes: parse::DEFAULT_MAX_FILE_BYTES,
+            max_files: 50_000,
+        }
     }
 }
 
@@ -75,7 +79,11 @@ impl FileKind {
 /// else the current directory.
 pub fn find_root(start: &Path) -> PathBuf {
     let abs = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    let mut dir = if abs.is_dir() { abs.clone() } else { abs.parent().map(Path::to_path_buf).unwrap_or(abs.clone()) };
+    let mut dir = if abs.is_dir() {
+        abs.clone()
+    } else {
+        abs.parent().map(Path::to_path_buf).unwrap_or(abs.clone())
+    };
     loop {
         if dir.join(".git").exists() {
             return dir;
@@ -85,20 +93,35 @@ pub fn find_root(start: &Path) -> PathBuf {
             None => break,
         }
     }
-    std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok()).unwrap_or_else(|| PathBuf::from("."))
+    std::env::current_dir()
+        .ok()
+        .and_then(|d| std::fs::canonicalize(d).ok())
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// `path` relative to `root` with `/` separators (as given when outside the root).
 pub fn display_path(path: &Path, root: &Path) -> String {
     let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let rel = abs.strip_prefix(&root).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf());
+    let rel = abs
+        .strip_prefix(&root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| path.to_path_buf());
     let s = rel.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").unwrap_or(&s).to_string()
 }
 
 /// Directories never descended into.
-const SKIP_DIRS: &[&str] = &[".git", "node_modules", "target", ".venv", "venv", "__pycache__", ".hg", ".svn"];
+const SKIP_DIRS: &[&str] = &[
+    ".git",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".hg",
+    ".svn",
+];
 
 /// Acquire from files and directories (no live connection).
 pub fn acquire_paths(paths: &[PathBuf], opts: &AcquireOptions) -> Acquired {
@@ -106,7 +129,10 @@ pub fn acquire_paths(paths: &[PathBuf], opts: &AcquireOptions) -> Acquired {
     let mut files: Vec<(PathBuf, bool)> = Vec::new();
     for p in paths {
         match std::fs::symlink_metadata(p) {
-            Err(e) => out.errors.push(InputError::new(&p.to_string_lossy(), format!("cannot read: {e}"))),
+            Err(e) => out.errors.push(InputError::new(
+                &p.to_string_lossy(),
+                format!("cannot read: {e}"),
+            )),
             Ok(m) if m.is_dir() => walk(p, opts, &mut files, &mut out),
             Ok(_) => files.push((p.clone(), true)),
         }
@@ -129,22 +155,33 @@ pub fn acquire_paths(paths: &[PathBuf], opts: &AcquireOptions) -> Acquired {
     }
     out.files.sort();
     out.skipped.sort();
-    out.errors.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    out.errors
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
 }
 
 fn walk(dir: &Path, opts: &AcquireOptions, files: &mut Vec<(PathBuf, bool)>, out: &mut Acquired) {
     let canon_dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let mut count = 0usize;
-    let walker = walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name().into_iter().filter_entry(|e| {
-        !(e.file_type().is_dir() && e.depth() > 0 && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
-    });
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir()
+                && e.depth() > 0
+                && SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()))
+        });
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                let p = e.path().map(|p| p.to_string_lossy().to_string()).unwrap_or_default();
-                out.errors.push(InputError::new(&p, format!("cannot read: {e}")));
+                let p = e
+                    .path()
+                    .map(|p| p.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                out.errors
+                    .push(InputError::new(&p, format!("cannot read: {e}")));
                 continue;
             }
         };
@@ -158,7 +195,10 @@ fn walk(dir: &Path, opts: &AcquireOptions, files: &mut Vec<(PathBuf, bool)>, out
                     }
                 }
                 Ok(target) if target.starts_with(&canon_dir) => {}
-                _ => out.skipped.push((disp, "symlink pointing outside the scanned tree: not followed".into())),
+                _ => out.skipped.push((
+                    disp,
+                    "symlink pointing outside the scanned tree: not followed".into(),
+                )),
             }
             continue;
         }
@@ -167,7 +207,13 @@ fn walk(dir: &Path, opts: &AcquireOptions, files: &mut Vec<(PathBuf, bool)>, out
         }
         count += 1;
         if count > opts.max_files {
-            out.errors.push(InputError::new(&display_path(dir, &opts.root), format!("more than {} candidate files: the rest were not read", opts.max_files)));
+            out.errors.push(InputError::new(
+                &display_path(dir, &opts.root),
+                format!(
+                    "more than {} candidate files: the rest were not read",
+                    opts.max_files
+                ),
+            ));
             break;
         }
         files.push((path.to_path_buf(), false));
@@ -177,10 +223,31 @@ fn walk(dir: &Path, opts: &AcquireOptions, files: &mut Vec<(PathBuf, bool)>, out
 /// Whether a file found in a directory walk is worth reading: conventional MCP
 /// config and descriptor names (content decides what it actually is).
 pub fn is_candidate(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let parent = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let full = path.to_string_lossy().replace('\\', "/").to_ascii_lowercase();
-    let ext_ok = [".json", ".jsonc", ".toml", ".yaml", ".yml", ".md", ".frontmatter", ".lock"].iter().any(|e| name.ends_with(e));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let full = path
+        .to_string_lossy()
+        .replace('\\', "/")
+        .to_ascii_lowercase();
+    let ext_ok = [
+        ".json",
+        ".jsonc",
+        ".toml",
+        ".yaml",
+        ".yml",
+        ".md",
+        ".frontmatter",
+        ".lock",
+    ]
+    .iter()
+    .any(|e| name.ends_with(e));
     if !ext_ok {
         return false;
     }
@@ -194,23 +261,56 @@ pub fn is_candidate(path: &Path) -> bool {
         return name.ends_with(".agent.md") || (parent == "agents" && full.contains(".github/"));
     }
     const SUFFIXES: &[&str] = &[
-        "mcp.json", "mcp.jsonc", "mcp_config.json", "mcp_settings.json", "mcp-config.json", "desktop_config.json",
-        "server.json", "manifest.json", "tools.json", "opencode.json", "opencode.jsonc", "gemini-extension.json",
-        "smithery.yaml", "smithery.yml", "server.yaml", "recipe.yaml", "recipe.yml", ".frontmatter", "devcontainer.json",
+        "mcp.json",
+        "mcp.jsonc",
+        "mcp_config.json",
+        "mcp_settings.json",
+        "mcp-config.json",
+        "desktop_config.json",
+        "server.json",
+        "manifest.json",
+        "tools.json",
+        "opencode.json",
+        "opencode.jsonc",
+        "gemini-extension.json",
+        "smithery.yaml",
+        "smithery.yml",
+        "server.yaml",
+        "recipe.yaml",
+        "recipe.yml",
+        ".frontmatter",
+        "devcontainer.json",
     ];
     if SUFFIXES.iter().any(|s| name.ends_with(s)) || name.contains("mcp") {
         return true;
     }
     let in_dir = |d: &str| full.contains(&format!("/{d}/")) || full.starts_with(&format!("{d}/"));
     match name.as_str() {
-        "settings.json" | "settings.local.json" => ["vscode", ".vscode", ".zed", ".gemini", ".claude", "zed", "gemini"].iter().any(|d| in_dir(d)) || full.ends_with("_settings.json"),
+        "settings.json" | "settings.local.json" => {
+            [
+                "vscode", ".vscode", ".zed", ".gemini", ".claude", "zed", "gemini",
+            ]
+            .iter()
+            .any(|d| in_dir(d))
+                || full.ends_with("_settings.json")
+        }
         "config.toml" => full.contains("codex"),
-        "config.yaml" | "config.yml" | "config.json" => full.contains("goose") || full.contains(".continue"),
+        "config.yaml" | "config.yml" | "config.json" => {
+            full.contains("goose") || full.contains(".continue")
+        }
         "plugin.json" => full.contains("-plugin/"),
         "default.json" => in_dir(".amazonq"),
         _ => {
-            in_dir("mcpServers") || in_dir(".continue/mcpservers") || in_dir(".kiro/agents") || in_dir("cli-agents") || in_dir(".goose/recipes") || in_dir(".opencode")
-                || name.ends_with("settings.json") || name.ends_with("config.toml") || name.ends_with("config.yaml") || name.ends_with("plugin.json")
+            in_dir("mcpServers")
+                || in_dir(".continue/mcpservers")
+                || in_dir(".kiro/agents")
+                || in_dir("cli-agents")
+                || in_dir(".goose/recipes")
+                || in_dir(".opencode")
+                || name.ends_with("settings.json")
+                || name.ends_with("config.toml")
+                || name.ends_with("config.yaml")
+                || name.ends_with("plugin.json")
         }
     }
 }
@@ -225,7 +325,12 @@ pub fn parse_file(text: &str, display: &str) -> Result<Doc, InputError> {
     } else if lower.ends_with(".md") || lower.ends_with(".frontmatter") {
         match parse::front_matter(text) {
             Some((y, off)) => parse::yaml_with_offset(y, display, off),
-            None => Err(InputError::at(display, 1, 1, "Markdown file without YAML front matter")),
+            None => Err(InputError::at(
+                display,
+                1,
+                1,
+                "Markdown file without YAML front matter",
+            )),
         }
     } else if lower.ends_with(".json") || lower.ends_with(".jsonc") || lower.ends_with(".lock") {
         parse::jsonc(text, display)
@@ -250,7 +355,10 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
             return;
         }
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
     if name == "mcptrustchecker.lock" {
         out.files.push((display, FileKind::Lockfile));
         return;
@@ -271,13 +379,17 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
         Some(k) => {
             out.files.push((display.clone(), k));
             if out.surfaces.len() == before && k == FileKind::ClientConfig {
-                out.skipped.push((display, "client config declares no servers".into()));
+                out.skipped
+                    .push((display, "client config declares no servers".into()));
             }
         }
         None if explicit => out.errors.push(InputError::new(
             &display,
             "not recognised as an MCP client config, server descriptor or tool manifest",
         )),
-        None => out.skipped.push((display, "no MCP servers, tools or descriptor in this file".into())),
+        None => out.skipped.push((
+            display,
+            "no MCP servers, tools or descriptor in this file".into(),
+        )),
     }
 }

@@ -22,6 +22,9 @@ pub struct Gate {
     pub drifted: Vec<String>,
     /// Servers with no lockfile entry that fail the gate (pull requests only).
     pub unpinned: Vec<String>,
+    /// Servers with no lockfile entry whose catalog was not read (config-only):
+    /// they cannot be pinned statically, so they are reported, not gated.
+    pub uninspected: Vec<String>,
     pub worst_score: Option<i64>,
     /// Unsuppressed findings, servers and sessions together.
     pub findings: usize,
@@ -34,25 +37,39 @@ impl Gate {
     }
 }
 
-/// Grades first (the shared `report::verdict`), then drift: a surface that no
-/// longer matches the head lockfile was not reviewed in this PR.
+/// Grades first, then drift: a surface that no longer matches the head
+/// lockfile was not reviewed in this PR. Unlike `scan` (where drift always
+/// fails), the action makes drift configurable with `fail-on-drift`.
 pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_gates: bool) -> Gate {
     let mut verdict = report::verdict(r, fail_on);
+    // `report::verdict` also fails on any drift; here drift follows `fail-on-drift`.
+    let graded = |kind: &str, id: &str, g: Grade| format!("{kind} {} graded {g}", crate::text::visible(id));
+    verdict.reasons = r
+        .servers
+        .iter()
+        .filter(|s| s.score.grade >= fail_on)
+        .map(|s| graded("server", &s.surface.id, s.score.grade))
+        .chain(r.sessions.iter().filter(|s| s.score.grade >= fail_on).map(|s| graded("session", &s.id, s.score.grade)))
+        .collect();
     let drifted: Vec<String> = r
         .servers
         .iter()
         .filter(|s| s.drift.is_some())
         .map(|s| s.surface.id.clone())
         .collect();
-    let unpinned: Vec<String> = if unpinned_gates {
-        r.unpinned
-            .iter()
-            .filter(|id| r.servers.iter().any(|s| &s.surface.id == *id))
-            .cloned()
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Only a catalog that was read can be pinned; a config-only server is
+    // reported (MTC-META-001, and in the comment) but cannot be locked statically.
+    let (mut unpinned, mut uninspected) = (Vec::new(), Vec::new());
+    for s in r.servers.iter().filter(|s| r.unpinned.contains(&s.surface.id)) {
+        if crate::lockfile::acquired(&s.surface) {
+            unpinned.push(s.surface.id.clone());
+        } else {
+            uninspected.push(s.surface.id.clone());
+        }
+    }
+    if !unpinned_gates {
+        unpinned.clear();
+    }
     if fail_on_drift {
         for id in &drifted {
             verdict.reasons.push(format!(
@@ -79,6 +96,7 @@ pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_ga
         verdict,
         drifted,
         unpinned,
+        uninspected,
         worst_score,
         findings,
     }
@@ -253,6 +271,7 @@ mod tests {
             },
             drifted: vec!["a".into()],
             unpinned: vec![],
+            uninspected: vec![],
             worst_score: Some(12),
             findings: 3,
         };

@@ -333,46 +333,29 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             a
         }
     };
+    // 3. The head lockfile: drift, unpinned servers, and the reviewed change. On a
+    // pull request a repository without a lockfile has pinned nothing yet.
+    let head_lock = bridge::load_lock(&lock_abs, &lock_rel, &ws)?;
+    let lock_present = head_lock.is_some();
+    let lock_for_scan = match (&head_lock, diff_mode) {
+        (Some(l), _) => Some(l.clone()),
+        (None, true) => Some(crate::lockfile::Lockfile::empty(&lock_rel)),
+        (None, false) => None,
+    };
     let options = ScanOptions {
         include_builtins: inputs.include_builtins.clone(),
+        lockfile: lock_for_scan.map(std::sync::Arc::new),
         ..ScanOptions::default()
     };
     let mut result = detect::run(acquired, &options);
-
-    // 3. The head lockfile: drift, unpinned servers, and the reviewed change.
-    let head_lock_text = match std::fs::read_to_string(&lock_abs) {
-        Ok(t) => Some(t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read {lock_rel}: {e}")),
-    };
-    let lock = match &head_lock_text {
-        Some(t) => bridge::parse_lock(t, &lock_rel)?,
-        None => bridge::Lock {
-            path: lock_rel.clone(),
-            ..Default::default()
-        },
-    };
-    bridge::apply_lock(&mut result, &lock, plan.files.is_none());
     let mut scope = plan.scope;
-    scope.lockfile_present = head_lock_text.is_some();
-    if let (true, Some(head_text)) = (plan.lockfile_changed, &head_lock_text) {
-        {
-            let base_text = plan
-                .base
-                .as_deref()
-                .and_then(|b| changed::show(&ws, b, &lock_rel));
-            if base_text.is_none()
-                && plan
-                    .base
-                    .as_deref()
-                    .and_then(|b| changed::resolve(&ws, b))
-                    .is_none()
-            {
-                scope.notes.push("the base lockfile is not in the clone: every entry is shown as a reviewed change".into());
-            }
-            result.lockfile_changes =
-                bridge::lockfile_diff(base_text.as_deref(), head_text, &lock_rel)?;
+    scope.lockfile_present = lock_present;
+    if let (true, Some(head)) = (plan.lockfile_changed, &head_lock) {
+        let base_text = plan.base.as_deref().and_then(|b| changed::show(&ws, b, &lock_rel));
+        if base_text.is_none() && plan.base.as_deref().and_then(|b| changed::resolve(&ws, b)).is_none() {
+            scope.notes.push("the base lockfile is not in the clone: every entry is shown as a reviewed change".into());
         }
+        result.lockfile_changes = bridge::lockfile_diff(base_text.as_deref(), head, &lock_rel)?;
     }
 
     // 4. Verdict and outputs.
@@ -487,16 +470,9 @@ fn select(
             }
         }
     }
-    if lockfile_changed && lock_abs.is_file() {
-        if let Ok(lock) = std::fs::read_to_string(lock_abs)
-            .map_err(|e| e.to_string())
-            .and_then(|t| bridge::parse_lock(&t, lock_rel))
-        {
-            files.extend(
-                lock.pinned_paths()
-                    .into_iter()
-                    .filter(|p| under(p) && ws.join(p).is_file()),
-            );
+    if lockfile_changed {
+        if let Ok(Some(lock)) = bridge::load_lock(lock_abs, lock_rel, ws) {
+            files.extend(bridge::pinned_paths(&lock).into_iter().filter(|p| under(p) && ws.join(p).is_file()));
         }
     }
     files.sort();

@@ -8,14 +8,37 @@ pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
         return;
     }
     let (msg, ev) = match s.coverage {
-        Coverage::Empty => (format!("server `{}` declares no tools, prompts or resources", s.name), "descriptor read; catalog empty".to_string()),
-        Coverage::ConfigOnly => (
-            format!("server `{}`: catalog not inspected, only its launch configuration was read (coverage config-only)", s.name),
-            format!("coverage {}; no descriptor, lockfile snapshot or live scan for this server", s.coverage.as_str()),
+        Coverage::Empty => (
+            format!(
+                "server `{}` declares no tools, prompts or resources",
+                s.name
+            ),
+            "descriptor read; catalog empty".to_string(),
         ),
-        c => (format!("server `{}` exposes no tools, prompts or resources (coverage {})", s.name, c.as_str()), String::new()),
+        Coverage::ConfigOnly => (
+            format!(
+                "server `{}`: catalog not inspected, only its launch configuration was read (coverage config-only)",
+                s.name
+            ),
+            format!(
+                "coverage {}; no descriptor, lockfile snapshot or live scan for this server",
+                s.coverage.as_str()
+            ),
+        ),
+        c => (
+            format!(
+                "server `{}` exposes no tools, prompts or resources (coverage {})",
+                s.name,
+                c.as_str()
+            ),
+            String::new(),
+        ),
     };
-    out.push(Finding::new("MTC-META-001", msg, s.source.location.clone()).server(&s.id).evidence(ev));
+    out.push(
+        Finding::new("MTC-META-001", msg, s.source.location.clone())
+            .server(&s.id)
+            .evidence(ev),
+    );
 }
 
 #[cfg(test)]
@@ -24,7 +47,11 @@ mod tests {
     use crate::surface::{Item, Location, Source, Transport};
 
     fn surface() -> ServerSurface {
-        let src = Source { location: Location::new("a.json", 3, 5), format: "client-config".into(), client: None };
+        let src = Source {
+            location: Location::new("a.json", 3, 5),
+            format: "client-config".into(),
+            client: None,
+        };
         ServerSurface::new("a.json#x".into(), "x".into(), src, Transport::Unknown)
     }
 
@@ -41,7 +68,8 @@ mod tests {
     #[test]
     fn a_catalog_is_not_flagged() {
         let mut s = surface();
-        s.tools.push(Item::new("t", serde_json::json!({"name": "t"}), None));
+        s.tools
+            .push(Item::new("t", serde_json::json!({"name": "t"}), None));
         let mut out = Vec::new();
         check(&s, &mut out);
         assert!(out.is_empty());

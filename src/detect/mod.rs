@@ -4,11 +4,12 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod integrity;
 pub mod meta;
 pub mod unicode;
 
 use crate::acquire::Acquired;
-use crate::finding::{sort_dedup, Finding};
+use crate::finding::{Finding, sort_dedup};
 use crate::parse::InputError;
 use crate::score::{self, Score};
 use crate::surface::{Client, ServerSurface};
@@ -47,6 +48,8 @@ pub struct ScanOptions {
     pub include_builtins: Option<String>,
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
+    /// The committed lockfile (stage 7), read before the pipeline runs.
+    pub lockfile: Option<std::sync::Arc<crate::lockfile::Lockfile>>,
 }
 
 impl Default for ScanOptions {
@@ -54,7 +57,11 @@ impl Default for ScanOptions {
         ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
-            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"].iter().map(|s| s.to_string()).collect(),
+            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            lockfile: None,
         }
     }
 }
@@ -111,7 +118,12 @@ pub struct ScanResult {
 }
 
 /// Per-server stages, in pipeline order.
-fn server_stages(s: &ServerSurface, opts: &ScanOptions, roles: &mut BTreeMap<String, BTreeSet<Role>>, out: &mut Vec<Finding>) {
+fn server_stages(
+    s: &ServerSurface,
+    opts: &ScanOptions,
+    roles: &mut BTreeMap<String, BTreeSet<Role>>,
+    out: &mut Vec<Finding>,
+) {
     meta::check(s, out);
     unicode::check(s, opts, out);
     let _ = roles;
@@ -122,7 +134,19 @@ fn session_stages(_servers: &[&ServerResult], _opts: &ScanOptions, _out: &mut Ve
 
 /// Run the whole pipeline over acquired surfaces.
 pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
-    let Acquired { surfaces, findings: acquire_findings, errors, files, skipped } = acquired;
+    let Acquired {
+        mut surfaces,
+        findings: acquire_findings,
+        errors,
+        files,
+        skipped,
+    } = acquired;
+    let lock = opts.lockfile.as_deref();
+    let mut descriptor_diffs = BTreeMap::new();
+    if let Some(lock) = lock {
+        integrity::prepare(&mut surfaces, lock);
+        descriptor_diffs = integrity::descriptor_diffs(&surfaces, lock);
+    }
     let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut orphan = Vec::new();
     for f in acquire_findings {
@@ -137,6 +161,14 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             let mut findings = by_server.remove(&surface.id).unwrap_or_default();
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
+            let drift = lock.and_then(|l| {
+                integrity::check(
+                    &surface,
+                    l,
+                    descriptor_diffs.get(&surface.id),
+                    &mut findings,
+                )
+            });
             for f in &mut findings {
                 if f.server.is_none() {
                     f.server = Some(surface.id.clone());
@@ -145,7 +177,14 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             sort_dedup(&mut findings);
             let score = score::score(&findings);
             let digest = crate::canonical::surface_digest(&surface);
-            ServerResult { surface, roles, findings, score, digest, drift: None }
+            ServerResult {
+                surface,
+                roles,
+                findings,
+                score,
+                digest,
+                drift,
+            }
         })
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
@@ -169,9 +208,49 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         own.extend(orphan.iter().filter(|f| f.location.path == file).cloned());
         session_stages(&members, opts, &mut own);
         sort_dedup(&mut own);
-        let score = score::score(members.iter().flat_map(|m| m.findings.iter()).chain(own.iter()));
-        let client = members.first().and_then(|m| m.surface.source.client).or_else(|| servers.iter().find(|s| s.surface.session.as_deref() == Some(&id)).and_then(|s| s.surface.source.client));
-        sessions.push(SessionResult { id, client, servers: members.iter().map(|m| m.surface.id.clone()).collect(), findings: own, score });
+        let score = score::score(
+            members
+                .iter()
+                .flat_map(|m| m.findings.iter())
+                .chain(own.iter()),
+        );
+        let client = members
+            .first()
+            .and_then(|m| m.surface.source.client)
+            .or_else(|| {
+                servers
+                    .iter()
+                    .find(|s| s.surface.session.as_deref() == Some(&id))
+                    .and_then(|s| s.surface.source.client)
+            });
+        sessions.push(SessionResult {
+            id,
+            client,
+            servers: members.iter().map(|m| m.surface.id.clone()).collect(),
+            findings: own,
+            score,
+        });
     }
-    ScanResult { servers, sessions, errors, skipped, files, ..ScanResult::default() }
+    let (mut unpinned, mut stale) = (Vec::new(), Vec::new());
+    if let Some(lock) = lock {
+        unpinned = servers
+            .iter()
+            .filter(|s| !lock.entries.contains_key(&s.surface.id))
+            .map(|s| s.surface.id.clone())
+            .collect();
+        let ids: Vec<&str> = servers.iter().map(|s| s.surface.id.as_str()).collect();
+        let read: BTreeSet<String> = files.iter().map(|(f, _)| f.clone()).collect();
+        let failed: BTreeSet<String> = errors.iter().map(|e| e.path.clone()).collect();
+        stale = lock.stale(&ids, &read, &failed);
+    }
+    ScanResult {
+        servers,
+        sessions,
+        errors,
+        skipped,
+        files,
+        unpinned,
+        stale,
+        ..ScanResult::default()
+    }
 }

@@ -143,8 +143,27 @@ struct Summary<'a> {
 fn server(s: &ServerResult) -> Server<'_> {
     let t = &s.surface.transport;
     let (command, args, env, url, headers) = match t {
-        Transport::Stdio { command, args, env_names, .. } => (Some(command.as_str()), Some(args.as_slice()), Some(env_names.as_slice()), None, None),
-        Transport::Remote { url, header_names, .. } => (None, None, None, Some(url.as_str()), Some(header_names.as_slice())),
+        Transport::Stdio {
+            command,
+            args,
+            env_names,
+            ..
+        } => (
+            Some(command.as_str()),
+            Some(args.as_slice()),
+            Some(env_names.as_slice()),
+            None,
+            None,
+        ),
+        Transport::Remote {
+            url, header_names, ..
+        } => (
+            None,
+            None,
+            None,
+            Some(url.as_str()),
+            Some(header_names.as_slice()),
+        ),
         Transport::Unknown => (None, None, None, None, None),
     };
     Server {
@@ -182,26 +201,48 @@ fn server(s: &ServerResult) -> Server<'_> {
 }
 
 fn session(s: &SessionResult) -> Session<'_> {
-    Session { id: &s.id, client: s.client.map(|c| c.as_str()), servers: &s.servers, score: &s.score, findings: s.findings.iter().map(finding).collect() }
+    Session {
+        id: &s.id,
+        client: s.client.map(|c| c.as_str()),
+        servers: &s.servers,
+        score: &s.score,
+        findings: s.findings.iter().map(finding).collect(),
+    }
 }
 
 /// Render the report as pretty JSON with a trailing newline.
 pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
-    let mut counts: BTreeMap<&'static str, usize> = Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
+    let mut counts: BTreeMap<&'static str, usize> =
+        Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
     let mut total = 0;
-    for f in r.servers.iter().flat_map(|s| &s.findings).chain(r.sessions.iter().flat_map(|s| &s.findings)) {
+    for f in r
+        .servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
+    {
         *counts.entry(f.severity.as_str()).or_default() += 1;
         total += 1;
     }
     counts.insert("total", total);
     let report = Report {
         schema_version: SCHEMA_VERSION,
-        tool: Tool { name: "mcptrustchecker", version: crate::VERSION },
+        tool: Tool {
+            name: "mcptrustchecker",
+            version: crate::VERSION,
+        },
         methodology: crate::METHODOLOGY,
         servers: r.servers.iter().map(server).collect(),
         sessions: r.sessions.iter().map(session).collect(),
         errors: &r.errors,
-        skipped: r.skipped.iter().map(|(p, why)| Skipped { path: p, reason: why }).collect(),
+        skipped: r
+            .skipped
+            .iter()
+            .map(|(p, why)| Skipped {
+                path: p,
+                reason: why,
+            })
+            .collect(),
         summary: Summary {
             worst_grade: verdict.worst_grade.map(|g| g.as_str()),
             servers: r.servers.len(),
@@ -211,7 +252,8 @@ pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
             gate: verdict,
         },
     };
-    let mut s = serde_json::to_string_pretty(&report).unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
+    let mut s = serde_json::to_string_pretty(&report)
+        .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
     s.push('\n');
     s
 }

@@ -21,14 +21,37 @@ pub fn verdict(r: &ScanResult, fail_on: Grade) -> Verdict {
     let mut reasons = Vec::new();
     for s in &r.servers {
         if s.score.grade >= fail_on {
-            reasons.push(format!("server {} graded {}", crate::text::visible(&s.surface.id), s.score.grade));
+            reasons.push(format!(
+                "server {} graded {}",
+                crate::text::visible(&s.surface.id),
+                s.score.grade
+            ));
         }
+    }
+    for s in r.servers.iter().filter(|s| s.drift.is_some()) {
+        reasons.push(format!(
+            "server {} drifted from its lockfile pin",
+            crate::text::visible(&s.surface.id)
+        ));
     }
     for s in &r.sessions {
         if s.score.grade >= fail_on {
-            reasons.push(format!("session {} graded {}", crate::text::visible(&s.id), s.score.grade));
+            reasons.push(format!(
+                "session {} graded {}",
+                crate::text::visible(&s.id),
+                s.score.grade
+            ));
         }
     }
-    let worst = r.servers.iter().map(|s| s.score.grade).chain(r.sessions.iter().map(|s| s.score.grade)).max();
-    Verdict { failed: !reasons.is_empty(), reasons, worst_grade: worst }
+    let worst = r
+        .servers
+        .iter()
+        .map(|s| s.score.grade)
+        .chain(r.sessions.iter().map(|s| s.score.grade))
+        .max();
+    Verdict {
+        failed: !reasons.is_empty(),
+        reasons,
+        worst_grade: worst,
+    }
 }

@@ -15,7 +15,11 @@ pub struct Style {
 
 impl Style {
     fn paint(&self, code: &str, s: &str) -> String {
-        if self.color { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() }
+        if self.color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
     }
     fn sev(&self, s: Severity) -> String {
         let code = match s {
@@ -40,21 +44,45 @@ impl Style {
 }
 
 fn finding_lines(out: &mut String, f: &Finding, st: &Style) {
-    let loc = format!("{}:{}:{}", visible(&f.location.path), f.location.line, f.location.column);
-    let _ = writeln!(out, "    {} {} [{}] {}", st.sev(f.severity), st.paint("1", &f.rule_id), f.confidence, visible(&f.message));
+    let loc = format!(
+        "{}:{}:{}",
+        visible(&f.location.path),
+        f.location.line,
+        f.location.column
+    );
+    let _ = writeln!(
+        out,
+        "    {} {} [{}] {}",
+        st.sev(f.severity),
+        st.paint("1", &f.rule_id),
+        f.confidence,
+        visible(&f.message)
+    );
     let _ = writeln!(out, "             at {loc}");
     if !f.evidence.is_empty() {
         let _ = writeln!(out, "             evidence: {}", visible(&f.evidence));
     }
     if let Some(s) = &f.suppressed {
-        let _ = writeln!(out, "             suppressed until {} by {}: {}", visible(&s.expires), visible(&s.owner), visible(&s.reason));
+        let _ = writeln!(
+            out,
+            "             suppressed until {} by {}: {}",
+            visible(&s.expires),
+            visible(&s.owner),
+            visible(&s.reason)
+        );
     }
 }
 
 /// Render the terminal report.
 pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{} {} — methodology {}", st.paint("1", "MCP Trust Checker"), crate::VERSION, crate::METHODOLOGY);
+    let _ = writeln!(
+        out,
+        "{} {} — methodology {}",
+        st.paint("1", "MCP Trust Checker"),
+        crate::VERSION,
+        crate::METHODOLOGY
+    );
     if r.servers.is_empty() {
         let _ = writeln!(out, "\nNo MCP servers found.");
     }
@@ -68,15 +96,29 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
             st.grade(sc.grade),
             sc.value,
             s.surface.coverage.as_str(),
-            if s.surface.disabled { "  (disabled)" } else { "" }
+            if s.surface.disabled {
+                "  (disabled)"
+            } else {
+                ""
+            }
         );
         let t = &s.surface.transport;
         let launch = match t {
-            crate::surface::Transport::Stdio { command, args, .. } => format!("{} {}", command, args.join(" ")),
+            crate::surface::Transport::Stdio { command, args, .. } => {
+                format!("{} {}", command, args.join(" "))
+            }
             crate::surface::Transport::Remote { url, .. } => url.clone(),
             crate::surface::Transport::Unknown => "-".into(),
         };
-        let _ = writeln!(out, "  {} {} · {} tools, {} prompts, {} resources", t.kind_str(), visible(&crate::text::truncate_chars(&launch, 120)), s.surface.tools.len(), s.surface.prompts.len(), s.surface.resources.len());
+        let _ = writeln!(
+            out,
+            "  {} {} · {} tools, {} prompts, {} resources",
+            t.kind_str(),
+            visible(&crate::text::truncate_chars(&launch, 120)),
+            s.surface.tools.len(),
+            s.surface.prompts.len(),
+            s.surface.resources.len()
+        );
         if sc.gate != "none" {
             let _ = writeln!(out, "  gate: {}", sc.gate);
         }
@@ -93,7 +135,15 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
         if sess.servers.len() < 2 && sess.findings.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "\n{} session {}  grade {} ({}/100)  {} server(s)", st.paint("1", "◆"), visible(&sess.id), st.grade(sess.score.grade), sess.score.value, sess.servers.len());
+        let _ = writeln!(
+            out,
+            "\n{} session {}  grade {} ({}/100)  {} server(s)",
+            st.paint("1", "◆"),
+            visible(&sess.id),
+            st.grade(sess.score.grade),
+            sess.score.value,
+            sess.servers.len()
+        );
         for f in &sess.findings {
             finding_lines(&mut out, f, st);
         }
@@ -107,10 +157,20 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
     let _ = writeln!(out);
     match (v.failed, v.worst_grade) {
         (true, _) => {
-            let _ = writeln!(out, "{} {}", st.paint("1;31", "GATE FAILED:"), v.reasons.join("; "));
+            let _ = writeln!(
+                out,
+                "{} {}",
+                st.paint("1;31", "GATE FAILED:"),
+                v.reasons.join("; ")
+            );
         }
         (false, Some(g)) => {
-            let _ = writeln!(out, "{} worst grade {}", st.paint("1;32", "gate passed:"), st.grade(g));
+            let _ = writeln!(
+                out,
+                "{} worst grade {}",
+                st.paint("1;32", "gate passed:"),
+                st.grade(g)
+            );
         }
         (false, None) => {
             let _ = writeln!(out, "gate passed: nothing to grade");

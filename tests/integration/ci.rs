@@ -287,7 +287,11 @@ fn tool(name: &str, description: &str) -> Value {
 }
 
 fn manifest(tools: &[Value]) -> String {
-    serde_json::to_string_pretty(&json!({"serverInfo": {"name": "notes", "version": "1.0.0"}, "protocolVersion": "2025-06-18", "tools": tools})).unwrap()
+    named_manifest("notes", tools)
+}
+
+fn named_manifest(name: &str, tools: &[Value]) -> String {
+    serde_json::to_string_pretty(&json!({"serverInfo": {"name": name, "version": "1.0.0"}, "protocolVersion": "2025-06-18", "tools": tools})).unwrap()
 }
 
 /// Hidden instructions in Unicode Tags characters: invisible in every UI.
@@ -299,24 +303,8 @@ fn tags(s: &str) -> String {
 
 /// Pin every surface of the repository in `mcptrustchecker.lock`.
 fn lock(dir: &Path) {
-    let out = mtc()
-        .current_dir(dir)
-        .args(["scan", ".", "--format", "json"])
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let mut servers = serde_json::Map::new();
-    for s in report["servers"].as_array().unwrap() {
-        servers.insert(
-            s["id"].as_str().unwrap().to_string(),
-            json!({"digest": s["digest"]}),
-        );
-    }
-    write(
-        dir,
-        "mcptrustchecker.lock",
-        &serde_json::to_string_pretty(&json!({"version": 1, "servers": servers})).unwrap(),
-    );
+    let out = mtc().current_dir(dir).args(["lock", "."]).output().unwrap();
+    assert!(out.status.success(), "lock: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// A repository whose base commit has a config, a benign tool manifest and a lockfile.
@@ -334,6 +322,7 @@ fn base_repo() -> (tempfile::TempDir, String) {
         "servers/notes/tools.json",
         &manifest(&[tool("search_notes", "Search your notes by keyword.")]),
     );
+    write(p, "servers/weather/tools.json", &named_manifest("weather-api", &[tool("forecast", "Weather forecast for a city.")]));
     write(p, "README.md", "demo\n");
     lock(p);
     let base = commit(p, "base");
@@ -472,7 +461,7 @@ fn reviewed_change_passes_and_comments_the_diff() {
         r.stdout
     );
     assert!(
-        r.stdout.contains(".cursor/mcp.json#weather"),
+        r.stdout.contains("servers/weather/tools.json"),
         "a changed lockfile pulls in every config it pins:\n{}",
         r.stdout
     );
@@ -485,6 +474,8 @@ fn reviewed_change_passes_and_comments_the_diff() {
         body.contains("Reviewed changes") && body.contains("servers/notes/tools.json"),
         "{body}"
     );
+    assert!(body.contains("**tool-added** `tools[add_note]`"), "the diff names the added tool:\n{body}");
+    assert!(!body.contains("Unreviewed drift"), "{body}");
     assert!(
         r.summary.contains(MARKER) && r.summary.contains("Reviewed changes"),
         "the job summary carries the report"
@@ -523,6 +514,10 @@ fn unreviewed_poisoned_change_fails_with_drift() {
             && *line > 1),
         "{results:?}"
     );
+    assert!(
+        results.iter().any(|(id, uri, line)| id == "MTC-TOFU-001" && uri == "mcptrustchecker.lock" && *line > 1),
+        "drift located at the pinned entry: {results:?}"
+    );
     for (_, uri, _) in &results {
         assert!(
             p.join(uri).is_file(),
@@ -530,8 +525,8 @@ fn unreviewed_poisoned_change_fails_with_drift() {
         );
     }
     assert!(
-        !r.stdout.contains(".cursor/mcp.json#weather"),
-        "an unchanged config is not scanned on a PR:\n{}",
+        !r.stdout.contains("servers/weather/tools.json") && !r.stdout.contains(".cursor/mcp.json"),
+        "unchanged configs are not scanned on a PR:\n{}",
         r.stdout
     );
     assert!(
@@ -552,9 +547,33 @@ fn unreviewed_poisoned_change_fails_with_drift() {
         "{body}"
     );
     assert!(
+        body.contains("**description-changed** `tools[search_notes]`") && body.contains("<U+E0042>"),
+        "the diff, hidden text made visible:\n{body}"
+    );
+    assert!(
         !body.contains('\u{E0020}'),
         "hidden characters never reach the comment"
     );
+}
+
+#[test]
+fn new_server_without_a_lockfile_entry_fails_and_says_how_to_pin_it() {
+    let (repo, base) = base_repo();
+    let p = repo.path();
+    write(p, "servers/calendar/tools.json", &named_manifest("calendar", &[tool("list_events", "List calendar events.")]));
+    let head = commit(p, "add calendar, not locked");
+    let api = Fake::start();
+    let r = run_ci(p, "pull_request", &pr_event(p, &base, &head, false), &api, &[]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(r.output("drift").as_deref(), Some("true"));
+    assert_eq!(r.output("grade").as_deref(), Some("A"), "the catalog itself is fine: only the missing review fails");
+    assert!(r.stdout.contains("::error file=servers/calendar/tools.json"), "{}", r.stdout);
+    let body = &api.ours()[0].1;
+    assert!(body.contains("Not in the lockfile") && body.contains("`servers/calendar/tools.json`") && body.contains("mcptrustchecker lock\ngit add mcptrustchecker.lock"), "{body}");
+    // With fail-on-drift off, the same PR passes.
+    let r = run_ci(p, "pull_request", &pr_event(p, &base, &head, false), &api, &[("INPUT_FAIL-ON-DRIFT", "false")]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(api.ours().len(), 1);
 }
 
 #[test]
@@ -663,6 +682,7 @@ fn push_event_scans_everything_and_never_comments() {
     for id in [
         ".cursor/mcp.json#weather",
         "servers/notes/tools.json",
+        "servers/weather/tools.json",
         "team/.vscode/mcp.json#github",
     ] {
         assert!(r.stdout.contains(id), "{id} scanned:\n{}", r.stdout);

@@ -11,7 +11,11 @@ pub fn repo() -> PathBuf {
 /// `../shared/corpora/...` next to the repository (present in CI and sessions).
 pub fn corpora() -> PathBuf {
     let p = repo().join("../shared/corpora");
-    assert!(p.is_dir(), "the shared corpora are missing at {}", p.display());
+    assert!(
+        p.is_dir(),
+        "the shared corpora are missing at {}",
+        p.display()
+    );
     p
 }
 
@@ -19,7 +23,12 @@ pub fn corpora() -> PathBuf {
 pub fn mtc() -> Command {
     let mut c = Command::cargo_bin("mcptrustchecker").expect("binary built");
     for (k, _) in std::env::vars() {
-        if k.starts_with("GITHUB_") || k.starts_with("INPUT_") || k.starts_with("RUNNER_") || k == "CI" || k == "NO_COLOR" {
+        if k.starts_with("GITHUB_")
+            || k.starts_with("INPUT_")
+            || k.starts_with("RUNNER_")
+            || k == "CI"
+            || k == "NO_COLOR"
+        {
             c.env_remove(k);
         }
     }
@@ -29,13 +38,29 @@ pub fn mtc() -> Command {
 
 /// Run `scan --format json` and parse the report.
 pub fn scan_json(args: &[&str]) -> (serde_json::Value, i32) {
-    let out = mtc().arg("scan").args(args).args(["--format", "json"]).output().expect("runs");
+    let out = mtc()
+        .arg("scan")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .expect("runs");
     let code = out.status.code().unwrap_or(-1);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\nstderr: {}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     (v, code)
 }
 
 /// Find a server in a JSON report by id suffix.
 pub fn server<'a>(report: &'a serde_json::Value, id_suffix: &str) -> &'a serde_json::Value {
-    report["servers"].as_array().unwrap().iter().find(|s| s["id"].as_str().unwrap().ends_with(id_suffix)).unwrap_or_else(|| panic!("no server ending with {id_suffix}"))
+    report["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"].as_str().unwrap().ends_with(id_suffix))
+        .unwrap_or_else(|| panic!("no server ending with {id_suffix}"))
 }

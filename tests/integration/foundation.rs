@@ -11,21 +11,41 @@ fn demo_scans_and_fails_on_the_poisoned_server() {
     let f = &notes["findings"][0];
     assert_eq!(f["rule_id"], "MTC-UNI-001");
     assert!(f["evidence"].as_str().unwrap().contains("~/.ssh/id_rsa"));
-    assert_eq!(f["location"]["path"], "fixtures/demo/servers/notes/tools.json");
+    assert_eq!(
+        f["location"]["path"],
+        "fixtures/demo/servers/notes/tools.json"
+    );
     assert_eq!(f["tool"], "search_notes");
     let fs = server(&r, ".cursor/mcp.json#filesystem");
     assert_eq!(fs["coverage"], "config-only");
     assert_eq!(fs["source"]["line"], 3);
-    assert_eq!(fs["source"]["package"]["name"], "@modelcontextprotocol/server-filesystem");
-    assert!(fs["findings"].as_array().unwrap().iter().any(|f| f["rule_id"] == "MTC-META-001"));
+    assert_eq!(
+        fs["source"]["package"]["name"],
+        "@modelcontextprotocol/server-filesystem"
+    );
+    assert!(
+        fs["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule_id"] == "MTC-META-001")
+    );
     assert_eq!(r["summary"]["worst_grade"], "F");
     assert_eq!(r["methodology"], mcptrustchecker::METHODOLOGY);
 }
 
 #[test]
 fn json_is_byte_identical_across_runs() {
-    let a = mtc().args(["scan", "fixtures/demo", "--format", "json"]).output().unwrap().stdout;
-    let b = mtc().args(["scan", "fixtures/demo", "--format", "json"]).output().unwrap().stdout;
+    let a = mtc()
+        .args(["scan", "fixtures/demo", "--format", "json"])
+        .output()
+        .unwrap()
+        .stdout;
+    let b = mtc()
+        .args(["scan", "fixtures/demo", "--format", "json"])
+        .output()
+        .unwrap()
+        .stdout;
     assert!(!a.is_empty());
     assert_eq!(a, b);
 }
@@ -49,22 +69,37 @@ fn every_real_config_is_listed_or_a_located_error() {
             assert!(!servers.is_empty(), "{}: no servers", f.display());
             for s in servers {
                 assert!(s["source"]["line"].as_u64().unwrap() >= 1);
-                assert!(s["source"]["path"].as_str().unwrap().ends_with(f.file_name().unwrap().to_str().unwrap()));
+                assert!(
+                    s["source"]["path"]
+                        .as_str()
+                        .unwrap()
+                        .ends_with(f.file_name().unwrap().to_str().unwrap())
+                );
             }
         } else {
             assert_eq!(code, 2, "{}: input error exit code", f.display());
-            assert!(errors[0]["line"].as_u64().is_some(), "{}: error has a line", f.display());
+            assert!(
+                errors[0]["line"].as_u64().is_some(),
+                "{}: error has a line",
+                f.display()
+            );
         }
     }
 }
 
 #[test]
 fn duplicate_key_in_claude_desktop_config_is_reported() {
-    let f = corpora().join("real-configs/claude-desktop/TUM-DSE__MCPSecBench__code_claude_desktop_config.json");
+    let f = corpora()
+        .join("real-configs/claude-desktop/TUM-DSE__MCPSecBench__code_claude_desktop_config.json");
     let (r, _) = scan_json(&[f.to_str().unwrap()]);
     let check = server(&r, "#check");
     assert_eq!(check["source"]["package"]["name"], "mcp-remote");
-    let dup = check["findings"].as_array().unwrap().iter().find(|f| f["rule_id"] == "MTC-META-002").expect("duplicate reported");
+    let dup = check["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "MTC-META-002")
+        .expect("duplicate reported");
     assert!(dup["message"].as_str().unwrap().contains("defined twice"));
 }
 
@@ -76,23 +111,44 @@ fn rules_and_explain() {
     assert!(text.contains("MTC-UNI-001") && text.contains("MTC-META-001"));
     let out = mtc().args(["explain", "mtc-uni-001"]).output().unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8(out.stdout).unwrap().contains("How to fix it"));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("How to fix it")
+    );
     let out = mtc().args(["explain", "MTC-NOPE"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(mtc().args(["scan", "--fail-on", "Z"]).output().unwrap().status.code(), Some(2));
-    assert_eq!(mtc().args(["bogus"]).output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        mtc()
+            .args(["scan", "--fail-on", "Z"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        mtc().args(["bogus"]).output().unwrap().status.code(),
+        Some(2)
+    );
 }
 
 #[test]
 fn fail_on_threshold_is_honoured() {
     // The demo's worst non-F grade is A; with --fail-on A every server fails.
-    let out = mtc().args(["scan", "fixtures/demo/servers/weather", "--fail-on", "A"]).output().unwrap();
+    let out = mtc()
+        .args(["scan", "fixtures/demo/servers/weather", "--fail-on", "A"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let out = mtc().args(["scan", "fixtures/demo/servers/weather"]).output().unwrap();
+    let out = mtc()
+        .args(["scan", "fixtures/demo/servers/weather"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
 

@@ -3,5 +3,9 @@
 
 mod action;
 mod ci;
+mod bad_input;
 mod common;
+mod formats;
 mod foundation;
+mod hostile;
+mod lockfile;

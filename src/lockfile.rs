@@ -1,0 +1,666 @@
+//! `mcptrustchecker.lock`: the approved snapshot of every server's model-visible
+//! surface (spec/lockfile.md). Stored as pretty JSON with sorted keys so a change
+//! to it reads well in `git diff`; read back with the span-aware parser so a
+//! malformed file is an error with its position and each entry's line is known.
+
+use crate::canonical::{PackageRef, Snapshot, digest_value};
+use crate::parse::{self, Doc, InputError, ptr_seg};
+use crate::surface::{Coverage, Item, Location, ServerSurface};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Default file name, at the repository root.
+pub const FILE_NAME: &str = "mcptrustchecker.lock";
+/// Version of this file format; a newer one is refused rather than misread.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// The four item lists, with their key in the file.
+const LISTS: [&str; 4] = ["tools", "prompts", "resources", "resourceTemplates"];
+
+/// One pinned server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The pinned digest, as written (compared with the acquired surface's digest).
+    pub digest: String,
+    pub snapshot: Snapshot,
+    /// Where the entry is written (SARIF location for drift).
+    pub location: Location,
+    /// Where each item definition is written: list key → positions in snapshot order.
+    pub item_locations: BTreeMap<&'static str, Vec<Option<Location>>>,
+    /// The entry exactly as read (or as built): written back unchanged unless its surface changed.
+    raw: Value,
+}
+
+impl Entry {
+    /// A fresh entry for an acquired surface.
+    pub fn from_snapshot(snapshot: Snapshot) -> Entry {
+        let digest = snapshot.digest();
+        let raw = entry_json(&digest, &snapshot);
+        Entry {
+            digest,
+            snapshot,
+            location: Location::default(),
+            item_locations: BTreeMap::new(),
+            raw,
+        }
+    }
+
+    fn items(&self, list: &str) -> &[(String, Value)] {
+        match list {
+            "tools" => &self.snapshot.tools,
+            "prompts" => &self.snapshot.prompts,
+            "resources" => &self.snapshot.resources,
+            _ => &self.snapshot.resource_templates,
+        }
+    }
+
+    /// The snapshot's items as surface items located at their lockfile lines.
+    pub fn surface_items(&self, list: &'static str) -> Vec<Item> {
+        let locs = self.item_locations.get(list);
+        self.items(list)
+            .iter()
+            .enumerate()
+            .map(|(i, (n, v))| {
+                Item::new(
+                    n.clone(),
+                    v.clone(),
+                    locs.and_then(|l| l.get(i).cloned().flatten()),
+                )
+            })
+            .collect()
+    }
+}
+
+/// A lockfile in memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lockfile {
+    /// Repo-relative display path (used in finding locations).
+    pub path: String,
+    pub methodology: String,
+    pub entries: BTreeMap<String, Entry>,
+    /// Config files named by entry ids that do not exist under the root (their entries are stale).
+    pub missing_files: BTreeSet<String>,
+}
+
+/// The config (or descriptor) path of a server id: `.cursor/mcp.json#github` → `.cursor/mcp.json`.
+pub fn id_file(id: &str) -> &str {
+    id.split('#').next().unwrap_or(id)
+}
+
+fn package_json(p: &PackageRef) -> Value {
+    serde_json::to_value(p).unwrap_or(Value::Null)
+}
+
+/// The JSON of one entry (keys sorted by serde_json's map; written pretty).
+fn entry_json(digest: &str, s: &Snapshot) -> Value {
+    let mut source = Map::new();
+    source.insert("transport".into(), json!(s.transport));
+    if let Value::Object(spawn) = &s.spawn {
+        for (k, v) in spawn {
+            if k != "transport" {
+                source.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if let Some(p) = &s.package {
+        source.insert("package".into(), package_json(p));
+    }
+    let mut e = Map::new();
+    e.insert("digest".into(), json!(digest));
+    e.insert("source".into(), Value::Object(source));
+    if let Some(v) = &s.protocol_version {
+        e.insert("protocolVersion".into(), json!(v));
+    }
+    if let Some(v) = &s.capabilities {
+        e.insert("capabilities".into(), v.clone());
+    }
+    if let Some(v) = &s.instructions {
+        e.insert("instructions".into(), json!(v));
+    }
+    for (key, items) in [
+        ("tools", &s.tools),
+        ("prompts", &s.prompts),
+        ("resources", &s.resources),
+        ("resourceTemplates", &s.resource_templates),
+    ] {
+        let list: Vec<Value> = items
+            .iter()
+            .map(|(n, def)| json!({ "name": n, "digest": digest_value(def), "definition": def }))
+            .collect();
+        e.insert(key.into(), Value::Array(list));
+    }
+    crate::canonical::sort_value(&Value::Object(e))
+}
+
+impl Lockfile {
+    pub fn empty(path: &str) -> Lockfile {
+        Lockfile {
+            path: path.to_string(),
+            methodology: crate::METHODOLOGY.to_string(),
+            ..Lockfile::default()
+        }
+    }
+
+    /// Read a lockfile from disk. `root` resolves entry paths (to find stale entries).
+    pub fn load(file: &Path, display: &str, root: &Path) -> Result<Lockfile, InputError> {
+        let text = parse::read_text(file, display, parse::DEFAULT_MAX_FILE_BYTES)?;
+        let mut lock = Lockfile::parse(&text, display)?;
+        lock.missing_files = lock
+            .entries
+            .keys()
+            .map(|id| id_file(id).to_string())
+            .filter(|f| !root.join(f).exists())
+            .collect();
+        Ok(lock)
+    }
+
+    /// Parse lockfile text; every error names the file and the position.
+    pub fn parse(text: &str, display: &str) -> Result<Lockfile, InputError> {
+        let doc = parse::jsonc(text, display)?;
+        let at = |ptr: &str, msg: String| {
+            let (l, c) = doc.pos(ptr).unwrap_or((1, 1));
+            InputError::at(display, l, c, msg)
+        };
+        let Value::Object(top) = &doc.value else {
+            return Err(InputError::at(display, 1, 1, "a lockfile is a JSON object"));
+        };
+        match top.get("lockfileVersion").and_then(Value::as_u64) {
+            Some(v) if v <= FORMAT_VERSION && v > 0 => {}
+            Some(v) => {
+                return Err(at(
+                    "/lockfileVersion",
+                    format!(
+                        "lockfile format {v} is newer than this mcptrustchecker understands ({FORMAT_VERSION}); upgrade it"
+                    ),
+                ));
+            }
+            None => {
+                return Err(at(
+                    "/lockfileVersion",
+                    "missing or invalid `lockfileVersion` (not an mcptrustchecker lockfile?)"
+                        .into(),
+                ));
+            }
+        }
+        let methodology = top
+            .get("methodology")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let servers = match top.get("servers") {
+            Some(Value::Object(m)) => m,
+            None => return Err(InputError::at(display, 1, 1, "missing `servers` object")),
+            Some(_) => return Err(at("/servers", "`servers` must be an object".into())),
+        };
+        let mut entries = BTreeMap::new();
+        for (id, raw) in servers {
+            let ptr = format!("/servers/{}", ptr_seg(id));
+            let entry = parse_entry(raw, &ptr, &doc, display)
+                .map_err(|m| at(&ptr, format!("entry `{}`: {m}", crate::text::visible(id))))?;
+            entries.insert(id.clone(), entry);
+        }
+        Ok(Lockfile {
+            path: display.to_string(),
+            methodology,
+            entries,
+            missing_files: BTreeSet::new(),
+        })
+    }
+
+    /// The file's text: sorted, pretty, trailing newline. Unchanged entries are written as read.
+    pub fn to_text(&self) -> String {
+        let servers: Map<String, Value> = self
+            .entries
+            .iter()
+            .map(|(k, e)| (k.clone(), e.raw.clone()))
+            .collect();
+        let mut top = Map::new();
+        top.insert("lockfileVersion".into(), json!(FORMAT_VERSION));
+        top.insert("methodology".into(), json!(crate::METHODOLOGY));
+        top.insert("servers".into(), Value::Object(servers));
+        let mut buf = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut buf,
+            VisibleFormatter(serde_json::ser::PrettyFormatter::new()),
+        );
+        // Serialising a Value into memory cannot fail.
+        let _ = serde::Serialize::serialize(
+            &crate::canonical::sort_value(&Value::Object(top)),
+            &mut ser,
+        );
+        let mut s = String::from_utf8(buf).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// Ids of entries whose server is gone: not among `surfaces`, and its file was
+    /// read (and declares it no more) or no longer exists. Files that failed to
+    /// parse, or were not scanned, keep their entries.
+    pub fn stale(
+        &self,
+        surfaces: &[&str],
+        files_read: &BTreeSet<String>,
+        files_failed: &BTreeSet<String>,
+    ) -> Vec<String> {
+        let present: BTreeSet<&str> = surfaces.iter().copied().collect();
+        self.entries
+            .keys()
+            .filter(|id| !present.contains(id.as_str()))
+            .filter(|id| {
+                let f = id_file(id);
+                !files_failed.contains(f)
+                    && (files_read.contains(f) || self.missing_files.contains(f))
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+/// Pretty JSON that writes invisible characters as `\uXXXX` escapes, so an added
+/// zero-width or Tags character is visible in a plain `git diff` of the lockfile.
+/// The escapes decode to the same strings: digests are unaffected.
+struct VisibleFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for VisibleFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::text::is_invisible(c) {
+                w.write_all(fragment[start..i].as_bytes())?;
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    write!(w, "\\u{:04x}", u)?;
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(fragment[start..].as_bytes())
+    }
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+fn parse_entry(raw: &Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry, String> {
+    let obj = raw.as_object().ok_or("must be an object")?;
+    let digest = obj
+        .get("digest")
+        .and_then(Value::as_str)
+        .ok_or("missing `digest` string")?
+        .to_string();
+    let source = obj
+        .get("source")
+        .and_then(Value::as_object)
+        .ok_or("missing `source` object")?;
+    let transport = source
+        .get("transport")
+        .and_then(Value::as_str)
+        .ok_or("missing `source.transport`")?
+        .to_string();
+    let spawn = if let Some(url) = source.get("url") {
+        json!({ "url": url, "transport": transport })
+    } else if let Some(cmd) = source.get("command") {
+        json!({ "command": cmd, "args": source.get("args").cloned().unwrap_or(json!([])) })
+    } else {
+        Value::Null
+    };
+    let package = match source.get("package") {
+        None | Some(Value::Null) => None,
+        Some(p) => Some(
+            serde_json::from_value::<PackageRef>(p.clone())
+                .map_err(|e| format!("`source.package`: {e}"))?,
+        ),
+    };
+    let opt_str = |k: &str| -> Result<Option<String>, String> {
+        match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("`{k}` must be a string")),
+        }
+    };
+    let mut snapshot = Snapshot {
+        transport,
+        spawn,
+        package,
+        protocol_version: opt_str("protocolVersion")?,
+        capabilities: obj
+            .get("capabilities")
+            .filter(|v| !v.is_null())
+            .map(crate::canonical::sort_value),
+        instructions: opt_str("instructions")?,
+        ..Snapshot::default()
+    };
+    let mut item_locations = BTreeMap::new();
+    for list in LISTS {
+        let items = match obj.get(list) {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a.clone(),
+            Some(_) => return Err(format!("`{list}` must be an array")),
+        };
+        let mut out = Vec::new();
+        let mut locs = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            let def = it
+                .get("definition")
+                .ok_or_else(|| format!("`{list}[{i}]` has no `definition`"))?;
+            let name = it
+                .get("name")
+                .and_then(Value::as_str)
+                .or_else(|| def.get("name").and_then(Value::as_str))
+                .ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?;
+            out.push((name.to_string(), crate::canonical::canonical_item(def)));
+            locs.push(
+                doc.pos(&format!("{ptr}/{list}/{i}/definition"))
+                    .map(|(l, c)| Location::new(display, l, c)),
+            );
+        }
+        // Keep the canonical order even if the file was edited by hand.
+        let mut paired: Vec<((String, Value), Option<Location>)> =
+            out.into_iter().zip(locs).collect();
+        paired.sort_by(|a, b| (&a.0.0, a.0.1.to_string()).cmp(&(&b.0.0, b.0.1.to_string())));
+        let (items, locs): (Vec<_>, Vec<_>) = paired.into_iter().unzip();
+        match list {
+            "tools" => snapshot.tools = items,
+            "prompts" => snapshot.prompts = items,
+            "resources" => snapshot.resources = items,
+            _ => snapshot.resource_templates = items,
+        }
+        item_locations.insert(list, locs);
+    }
+    let (line, column) = doc.pos(ptr).unwrap_or((1, 1));
+    Ok(Entry {
+        digest,
+        snapshot,
+        location: Location::new(display, line, column),
+        item_locations,
+        raw: raw.clone(),
+    })
+}
+
+/// Whether a surface's catalog was actually read (so it can be pinned).
+pub fn acquired(s: &ServerSurface) -> bool {
+    matches!(
+        s.coverage,
+        Coverage::Live | Coverage::Manifest | Coverage::Empty
+    )
+}
+
+/// What `lock` did, per server id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LockReport {
+    pub added: Vec<String>,
+    pub updated: Vec<String>,
+    pub unchanged: Vec<String>,
+    /// Pinned servers whose surface could not be acquired: old entry kept, with why.
+    pub kept: Vec<(String, String)>,
+    /// Servers whose surface could not be acquired and that have no entry: not pinned.
+    pub not_locked: Vec<(String, String)>,
+    pub removed: Vec<String>,
+}
+
+impl LockReport {
+    pub fn render(&self, path: &str) -> String {
+        let mut s = format!(
+            "{}: {} added, {} updated, {} unchanged, {} removed\n",
+            crate::text::visible(path),
+            self.added.len(),
+            self.updated.len(),
+            self.unchanged.len(),
+            self.removed.len()
+        );
+        for (label, ids) in [
+            ("added", &self.added),
+            ("updated", &self.updated),
+            ("removed", &self.removed),
+        ] {
+            for id in ids {
+                s.push_str(&format!("  {label}: {}\n", crate::text::visible(id)));
+            }
+        }
+        for (id, why) in &self.kept {
+            s.push_str(&format!(
+                "  kept old entry: {} ({})\n",
+                crate::text::visible(id),
+                why
+            ));
+        }
+        for (id, why) in &self.not_locked {
+            s.push_str(&format!(
+                "  not locked: {} ({})\n",
+                crate::text::visible(id),
+                why
+            ));
+        }
+        s
+    }
+}
+
+fn why_not(s: &ServerSurface) -> String {
+    format!(
+        "catalog not acquired, coverage {}: commit a descriptor or lock it live",
+        s.coverage.as_str()
+    )
+}
+
+/// Pin `surfaces` into `lock`: the entry point for any acquisition (files, live).
+/// Entries whose digest is unchanged are left exactly as they were; surfaces
+/// not acquired keep their old entry; `stale` ids are removed.
+pub fn lock_surfaces(
+    lock: &mut Lockfile,
+    surfaces: &[ServerSurface],
+    stale: &[String],
+) -> LockReport {
+    let mut report = LockReport::default();
+    for s in surfaces {
+        if !acquired(s) {
+            if lock.entries.contains_key(&s.id) {
+                report.kept.push((s.id.clone(), why_not(s)));
+            } else {
+                report.not_locked.push((s.id.clone(), why_not(s)));
+            }
+            continue;
+        }
+        let snap = Snapshot::of(s);
+        let digest = snap.digest();
+        match lock.entries.get(&s.id) {
+            Some(e) if e.digest == digest && e.snapshot.digest() == digest => {
+                report.unchanged.push(s.id.clone())
+            }
+            Some(_) => {
+                lock.entries
+                    .insert(s.id.clone(), Entry::from_snapshot(snap));
+                report.updated.push(s.id.clone());
+            }
+            None => {
+                lock.entries
+                    .insert(s.id.clone(), Entry::from_snapshot(snap));
+                report.added.push(s.id.clone());
+            }
+        }
+    }
+    for id in stale {
+        if lock.entries.remove(id).is_some() {
+            report.removed.push(id.clone());
+        }
+    }
+    report
+}
+
+/// Give a config-only surface the catalog of its lockfile snapshot (coverage
+/// `lockfile`), so `scan` grades the reviewed snapshot. Launch facts stay the config's.
+pub fn fill_from_snapshot(s: &mut ServerSurface, e: &Entry) {
+    s.tools = e.surface_items("tools");
+    s.prompts = e.surface_items("prompts");
+    s.resources = e.surface_items("resources");
+    s.resource_templates = e.surface_items("resourceTemplates");
+    s.instructions = e.snapshot.instructions.clone();
+    s.capabilities = e.snapshot.capabilities.clone();
+    s.protocol_version = e.snapshot.protocol_version.clone();
+    s.coverage = Coverage::Lockfile;
+    s.notes.push(format!(
+        "catalog read from the lockfile snapshot at {}:{}",
+        e.location.path, e.location.line
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::{Source, Transport};
+
+    pub(crate) fn surface(id: &str, tools: &[(&str, &str)]) -> ServerSurface {
+        let source = Source {
+            location: Location::new(id_file(id), 1, 1),
+            format: "tool-manifest".into(),
+            client: None,
+        };
+        let mut s = ServerSurface::new(
+            id.into(),
+            "x".into(),
+            source,
+            Transport::Stdio {
+                command: "npx".into(),
+                args: vec!["-y".into(), "pkg@1.0.0".into()],
+                env_names: vec![],
+                cwd: None,
+            },
+        );
+        s.coverage = Coverage::Manifest;
+        for (n, d) in tools {
+            s.tools.push(Item::new(
+                *n,
+                json!({"name": n, "description": d, "inputSchema": {"type": "object"}}),
+                None,
+            ));
+        }
+        s
+    }
+
+    #[test]
+    fn round_trip_keeps_digests_and_positions() {
+        let mut lock = Lockfile::empty("mcptrustchecker.lock");
+        let s = surface(
+            "a/mcp.json#x",
+            &[("b", "two\u{E0041}"), ("a", "one\u{200B}")],
+        );
+        lock_surfaces(&mut lock, std::slice::from_ref(&s), &[]);
+        let text = lock.to_text();
+        assert!(text.ends_with("}\n"));
+        // Invisible characters are escaped, so `git diff` shows them.
+        assert!(
+            text.contains("one\\u200b") && text.contains("two\\udb40\\udc41"),
+            "{text}"
+        );
+        assert!(!text.contains('\u{200B}'));
+        let back = Lockfile::parse(&text, "mcptrustchecker.lock").unwrap();
+        let e = &back.entries["a/mcp.json#x"];
+        assert_eq!(e.digest, crate::canonical::surface_digest(&s));
+        assert_eq!(e.snapshot.digest(), e.digest);
+        assert!(e.location.line > 1);
+        let tl = e.item_locations["tools"][0].as_ref().unwrap();
+        assert!(tl.line > e.location.line);
+        assert_eq!(back.to_text(), text);
+    }
+
+    #[test]
+    fn malformed_lockfile_errors_with_position() {
+        let err = Lockfile::parse(
+            "{\n  \"lockfileVersion\": 1,\n  \"servers\": {\n    \"x\": [}\n}\n",
+            "mcptrustchecker.lock",
+        )
+        .unwrap_err();
+        assert_eq!(err.path, "mcptrustchecker.lock");
+        assert_eq!(err.line, Some(4));
+        let err = Lockfile::parse(
+            "{\"lockfileVersion\": 1,\n \"servers\": {\"x\": {\"digest\": 3}}}",
+            "l",
+        )
+        .unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(err.message.contains("digest"), "{}", err.message);
+        let err = Lockfile::parse("{\"lockfileVersion\": 99, \"servers\": {}}", "l").unwrap_err();
+        assert!(err.message.contains("newer"));
+    }
+
+    #[test]
+    fn lock_touches_only_changed_entries_and_keeps_unacquired() {
+        let mut lock = Lockfile::empty("l");
+        let a = surface("a.json", &[("t", "x")]);
+        let b = surface("b.json", &[("t", "y")]);
+        let r = lock_surfaces(&mut lock, &[a.clone(), b.clone()], &[]);
+        assert_eq!(r.added.len(), 2);
+        let mut b2 = b.clone();
+        b2.tools[0].raw["description"] = json!("y changed");
+        let mut a_cfg = a.clone();
+        a_cfg.coverage = Coverage::ConfigOnly;
+        a_cfg.tools.clear();
+        let before = lock.entries["a.json"].clone();
+        let r = lock_surfaces(&mut lock, &[a_cfg, b2], &[]);
+        assert_eq!(r.updated, vec!["b.json".to_string()]);
+        assert_eq!(r.kept.len(), 1);
+        assert_eq!(lock.entries["a.json"], before);
+        let r = lock_surfaces(&mut lock, &[], &["a.json".into()]);
+        assert_eq!(r.removed, vec!["a.json".to_string()]);
+    }
+
+    #[test]
+    fn stale_only_for_read_or_missing_files() {
+        let mut lock = Lockfile::empty("l");
+        lock_surfaces(
+            &mut lock,
+            &[
+                surface("a.json#x", &[]),
+                surface("b.json#y", &[]),
+                surface("c.json#z", &[]),
+            ],
+            &[],
+        );
+        lock.missing_files.insert("c.json".into());
+        let read: BTreeSet<String> = ["a.json".to_string()].into();
+        assert_eq!(
+            lock.stale(&[], &read, &BTreeSet::new()),
+            vec!["a.json#x".to_string(), "c.json#z".to_string()]
+        );
+        assert_eq!(
+            lock.stale(&["a.json#x"], &read, &read),
+            vec!["c.json#z".to_string()]
+        );
+    }
+}
