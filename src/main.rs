@@ -172,8 +172,16 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             app::scan(&args)
         }
         Command::Ci(c) => {
-            let args = mcptrustchecker::ci::CiArgs { base: c.base, head: c.head, event: c.event, workspace: c.workspace };
-            Ok(mcptrustchecker::ci::run(&args, &mcptrustchecker::ci::event::Env::from_process()))
+            let args = mcptrustchecker::ci::CiArgs {
+                base: c.base,
+                head: c.head,
+                event: c.event,
+                workspace: c.workspace,
+            };
+            Ok(mcptrustchecker::ci::run(
+                &args,
+                &mcptrustchecker::ci::event::Env::from_process(),
+            ))
         }
         Command::Lock(c) => lockcmd::lock(&c.args(false)),
         Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),

@@ -20,16 +20,25 @@ pub fn load_lock(abs: &Path, display: &str, root: &Path) -> Result<Option<Lockfi
 
 /// Config files (or descriptors) whose servers a lockfile pins.
 pub fn pinned_paths(lock: &Lockfile) -> Vec<String> {
-    let mut v: Vec<String> = lock.entries.keys().map(|id| id_file(id).to_string()).collect();
+    let mut v: Vec<String> = lock
+        .entries
+        .keys()
+        .map(|id| id_file(id).to_string())
+        .collect();
     v.sort();
     v.dedup();
     v
 }
 
 /// The reviewed change: base lockfile → head lockfile, server by server.
-pub fn lockfile_diff(base: Option<&str>, head: &Lockfile, display: &str) -> Result<Vec<CatalogDiff>, String> {
+pub fn lockfile_diff(
+    base: Option<&str>,
+    head: &Lockfile,
+    display: &str,
+) -> Result<Vec<CatalogDiff>, String> {
     let before = match base {
-        Some(t) => Lockfile::parse(t, &format!("{display} (base)")).map_err(|e| crate::text::visible(&e.to_string()))?,
+        Some(t) => Lockfile::parse(t, &format!("{display} (base)"))
+            .map_err(|e| crate::text::visible(&e.to_string()))?,
         None => Lockfile::empty(display),
     };
     Ok(crate::diff::diff_lockfiles(&before, head))

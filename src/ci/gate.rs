@@ -43,13 +43,19 @@ impl Gate {
 pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_gates: bool) -> Gate {
     let mut verdict = report::verdict(r, fail_on);
     // `report::verdict` also fails on any drift; here drift follows `fail-on-drift`.
-    let graded = |kind: &str, id: &str, g: Grade| format!("{kind} {} graded {g}", crate::text::visible(id));
+    let graded =
+        |kind: &str, id: &str, g: Grade| format!("{kind} {} graded {g}", crate::text::visible(id));
     verdict.reasons = r
         .servers
         .iter()
         .filter(|s| s.score.grade >= fail_on)
         .map(|s| graded("server", &s.surface.id, s.score.grade))
-        .chain(r.sessions.iter().filter(|s| s.score.grade >= fail_on).map(|s| graded("session", &s.id, s.score.grade)))
+        .chain(
+            r.sessions
+                .iter()
+                .filter(|s| s.score.grade >= fail_on)
+                .map(|s| graded("session", &s.id, s.score.grade)),
+        )
         .collect();
     let drifted: Vec<String> = r
         .servers
@@ -60,7 +66,11 @@ pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_ga
     // Only a catalog that was read can be pinned; a config-only server is
     // reported (MTC-META-001, and in the comment) but cannot be locked statically.
     let (mut unpinned, mut uninspected) = (Vec::new(), Vec::new());
-    for s in r.servers.iter().filter(|s| r.unpinned.contains(&s.surface.id)) {
+    for s in r
+        .servers
+        .iter()
+        .filter(|s| r.unpinned.contains(&s.surface.id))
+    {
         if crate::lockfile::acquired(&s.surface) {
             unpinned.push(s.surface.id.clone());
         } else {

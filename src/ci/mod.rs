@@ -351,9 +351,21 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let mut scope = plan.scope;
     scope.lockfile_present = lock_present;
     if let (true, Some(head)) = (plan.lockfile_changed, &head_lock) {
-        let base_text = plan.base.as_deref().and_then(|b| changed::show(&ws, b, &lock_rel));
-        if base_text.is_none() && plan.base.as_deref().and_then(|b| changed::resolve(&ws, b)).is_none() {
-            scope.notes.push("the base lockfile is not in the clone: every entry is shown as a reviewed change".into());
+        let base_text = plan
+            .base
+            .as_deref()
+            .and_then(|b| changed::show(&ws, b, &lock_rel));
+        if base_text.is_none()
+            && plan
+                .base
+                .as_deref()
+                .and_then(|b| changed::resolve(&ws, b))
+                .is_none()
+        {
+            scope.notes.push(
+                "the base lockfile is not in the clone: every entry is shown as a reviewed change"
+                    .into(),
+            );
         }
         result.lockfile_changes = bridge::lockfile_diff(base_text.as_deref(), head, &lock_rel)?;
     }
@@ -472,7 +484,11 @@ fn select(
     }
     if lockfile_changed {
         if let Ok(Some(lock)) = bridge::load_lock(lock_abs, lock_rel, ws) {
-            files.extend(bridge::pinned_paths(&lock).into_iter().filter(|p| under(p) && ws.join(p).is_file()));
+            files.extend(
+                bridge::pinned_paths(&lock)
+                    .into_iter()
+                    .filter(|p| under(p) && ws.join(p).is_file()),
+            );
         }
     }
     files.sort();

@@ -128,7 +128,10 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         out.push('\n');
     }
     if !g.uninspected.is_empty() && scope.lockfile_present {
-        let _ = writeln!(out, "**Catalog not inspected** — only the launch configuration of these servers is known, so they cannot be pinned from files; commit a descriptor (`server.json`, a tool manifest) for them or lock them live:\n");
+        let _ = writeln!(
+            out,
+            "**Catalog not inspected** — only the launch configuration of these servers is known, so they cannot be pinned from files; commit a descriptor (`server.json`, a tool manifest) for them or lock them live:\n"
+        );
         for id in &g.uninspected {
             let _ = writeln!(out, "- {}", code(id));
         }

@@ -304,7 +304,11 @@ fn tags(s: &str) -> String {
 /// Pin every surface of the repository in `mcptrustchecker.lock`.
 fn lock(dir: &Path) {
     let out = mtc().current_dir(dir).args(["lock", "."]).output().unwrap();
-    assert!(out.status.success(), "lock: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "lock: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A repository whose base commit has a config, a benign tool manifest and a lockfile.
@@ -322,7 +326,14 @@ fn base_repo() -> (tempfile::TempDir, String) {
         "servers/notes/tools.json",
         &manifest(&[tool("search_notes", "Search your notes by keyword.")]),
     );
-    write(p, "servers/weather/tools.json", &named_manifest("weather-api", &[tool("forecast", "Weather forecast for a city.")]));
+    write(
+        p,
+        "servers/weather/tools.json",
+        &named_manifest(
+            "weather-api",
+            &[tool("forecast", "Weather forecast for a city.")],
+        ),
+    );
     write(p, "README.md", "demo\n");
     lock(p);
     let base = commit(p, "base");
@@ -474,7 +485,10 @@ fn reviewed_change_passes_and_comments_the_diff() {
         body.contains("Reviewed changes") && body.contains("servers/notes/tools.json"),
         "{body}"
     );
-    assert!(body.contains("**tool-added** `tools[add_note]`"), "the diff names the added tool:\n{body}");
+    assert!(
+        body.contains("**tool-added** `tools[add_note]`"),
+        "the diff names the added tool:\n{body}"
+    );
     assert!(!body.contains("Unreviewed drift"), "{body}");
     assert!(
         r.summary.contains(MARKER) && r.summary.contains("Reviewed changes"),
@@ -515,7 +529,9 @@ fn unreviewed_poisoned_change_fails_with_drift() {
         "{results:?}"
     );
     assert!(
-        results.iter().any(|(id, uri, line)| id == "MTC-TOFU-001" && uri == "mcptrustchecker.lock" && *line > 1),
+        results.iter().any(|(id, uri, line)| id == "MTC-TOFU-001"
+            && uri == "mcptrustchecker.lock"
+            && *line > 1),
         "drift located at the pinned entry: {results:?}"
     );
     for (_, uri, _) in &results {
@@ -547,7 +563,8 @@ fn unreviewed_poisoned_change_fails_with_drift() {
         "{body}"
     );
     assert!(
-        body.contains("**description-changed** `tools[search_notes]`") && body.contains("<U+E0042>"),
+        body.contains("**description-changed** `tools[search_notes]`")
+            && body.contains("<U+E0042>"),
         "the diff, hidden text made visible:\n{body}"
     );
     assert!(
@@ -560,18 +577,48 @@ fn unreviewed_poisoned_change_fails_with_drift() {
 fn new_server_without_a_lockfile_entry_fails_and_says_how_to_pin_it() {
     let (repo, base) = base_repo();
     let p = repo.path();
-    write(p, "servers/calendar/tools.json", &named_manifest("calendar", &[tool("list_events", "List calendar events.")]));
+    write(
+        p,
+        "servers/calendar/tools.json",
+        &named_manifest("calendar", &[tool("list_events", "List calendar events.")]),
+    );
     let head = commit(p, "add calendar, not locked");
     let api = Fake::start();
-    let r = run_ci(p, "pull_request", &pr_event(p, &base, &head, false), &api, &[]);
+    let r = run_ci(
+        p,
+        "pull_request",
+        &pr_event(p, &base, &head, false),
+        &api,
+        &[],
+    );
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert_eq!(r.output("drift").as_deref(), Some("true"));
-    assert_eq!(r.output("grade").as_deref(), Some("A"), "the catalog itself is fine: only the missing review fails");
-    assert!(r.stdout.contains("::error file=servers/calendar/tools.json"), "{}", r.stdout);
+    assert_eq!(
+        r.output("grade").as_deref(),
+        Some("A"),
+        "the catalog itself is fine: only the missing review fails"
+    );
+    assert!(
+        r.stdout
+            .contains("::error file=servers/calendar/tools.json"),
+        "{}",
+        r.stdout
+    );
     let body = &api.ours()[0].1;
-    assert!(body.contains("Not in the lockfile") && body.contains("`servers/calendar/tools.json`") && body.contains("mcptrustchecker lock\ngit add mcptrustchecker.lock"), "{body}");
+    assert!(
+        body.contains("Not in the lockfile")
+            && body.contains("`servers/calendar/tools.json`")
+            && body.contains("mcptrustchecker lock\ngit add mcptrustchecker.lock"),
+        "{body}"
+    );
     // With fail-on-drift off, the same PR passes.
-    let r = run_ci(p, "pull_request", &pr_event(p, &base, &head, false), &api, &[("INPUT_FAIL-ON-DRIFT", "false")]);
+    let r = run_ci(
+        p,
+        "pull_request",
+        &pr_event(p, &base, &head, false),
+        &api,
+        &[("INPUT_FAIL-ON-DRIFT", "false")],
+    );
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert_eq!(api.ours().len(), 1);
 }

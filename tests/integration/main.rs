@@ -2,8 +2,8 @@
 //! real `mcptrustchecker` binary on fixtures.
 
 mod action;
-mod ci;
 mod bad_input;
+mod ci;
 mod common;
 mod formats;
 mod foundation;
