@@ -2,7 +2,7 @@
 //! descriptions and schemas, with a small share of poisoned text so every
 //! stage has work to do. Shared by `benches/pipeline.rs` and `examples/gen_catalog.rs`.
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// xorshift64*: tiny, deterministic, no dependency.
 pub struct Rng(u64);
@@ -25,14 +25,64 @@ impl Rng {
     }
 }
 
-const VERBS: &[&str] = &["get", "list", "create", "update", "delete", "search", "fetch", "send", "read", "write", "query", "export", "sync", "archive"];
-const OBJECTS: &[&str] = &["issue", "ticket", "file", "record", "message", "invoice", "user", "project", "report", "event", "page", "document", "order", "comment"];
-const WORDS: &[&str] = &[
-    "the", "a", "for", "with", "from", "into", "returns", "matching", "optional", "filter", "by", "date", "range", "owner", "status", "results",
-    "paginated", "cursor", "limit", "workspace", "account", "current", "given", "identifier", "fields", "sorted", "ascending", "descending",
-    "includes", "metadata", "such", "as", "title", "labels", "timestamps", "and", "when", "set", "only", "those", "are", "visible", "to", "caller",
+const VERBS: &[&str] = &[
+    "get", "list", "create", "update", "delete", "search", "fetch", "send", "read", "write",
+    "query", "export", "sync", "archive",
 ];
-const PARAMS: &[&str] = &["id", "query", "limit", "cursor", "title", "body", "owner", "status", "path", "url", "labels", "since", "until", "format"];
+const OBJECTS: &[&str] = &[
+    "issue", "ticket", "file", "record", "message", "invoice", "user", "project", "report",
+    "event", "page", "document", "order", "comment",
+];
+const WORDS: &[&str] = &[
+    "the",
+    "a",
+    "for",
+    "with",
+    "from",
+    "into",
+    "returns",
+    "matching",
+    "optional",
+    "filter",
+    "by",
+    "date",
+    "range",
+    "owner",
+    "status",
+    "results",
+    "paginated",
+    "cursor",
+    "limit",
+    "workspace",
+    "account",
+    "current",
+    "given",
+    "identifier",
+    "fields",
+    "sorted",
+    "ascending",
+    "descending",
+    "includes",
+    "metadata",
+    "such",
+    "as",
+    "title",
+    "labels",
+    "timestamps",
+    "and",
+    "when",
+    "set",
+    "only",
+    "those",
+    "are",
+    "visible",
+    "to",
+    "caller",
+];
+const PARAMS: &[&str] = &[
+    "id", "query", "limit", "cursor", "title", "body", "owner", "status", "path", "url", "labels",
+    "since", "until", "format",
+];
 
 fn sentence(r: &mut Rng, min_chars: usize) -> String {
     let mut s = String::new();
@@ -64,13 +114,16 @@ pub fn tool(r: &mut Rng, i: usize) -> Value {
     for _ in 0..n {
         let p = r.pick(PARAMS);
         let len = 40 + r.below(80);
-        props.insert(p.to_string(), json!({ "type": "string", "description": sentence(r, len) }));
+        props.insert(
+            p.to_string(),
+            json!({ "type": "string", "description": sentence(r, len) }),
+        );
     }
     json!({
         "name": name,
         "description": desc,
         "inputSchema": { "type": "object", "properties": props, "required": [props.keys().next().cloned().unwrap_or_default()] },
-        "annotations": { "readOnlyHint": i % 3 == 0 }
+        "annotations": { "readOnlyHint": i.is_multiple_of(3) }
     })
 }
 

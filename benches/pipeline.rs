@@ -5,17 +5,38 @@
 #[path = "../bench/gen.rs"]
 mod synth;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcptrustchecker::acquire::Acquired;
 use mcptrustchecker::detect::{self, ScanOptions};
-use mcptrustchecker::surface::{Client, Coverage, Item, Location, ServerSurface, Source, Transport};
+use mcptrustchecker::surface::{
+    Client, Coverage, Item, Location, ServerSurface, Source, Transport,
+};
 
 fn surface(id: &str, session: Option<&str>, n_tools: usize, seed: u64) -> ServerSurface {
     let cat = synth::catalog(n_tools, seed);
-    let src = Source { location: Location::new("bench.json", 1, 1), format: "tool-manifest".into(), client: Some(Client::Cursor) };
-    let mut s = ServerSurface::new(id.to_string(), id.to_string(), src, Transport::Stdio { command: "npx".into(), args: vec!["-y".into(), format!("pkg-{seed}@1.0.0")], env_names: vec![], cwd: None });
+    let src = Source {
+        location: Location::new("bench.json", 1, 1),
+        format: "tool-manifest".into(),
+        client: Some(Client::Cursor),
+    };
+    let mut s = ServerSurface::new(
+        id.to_string(),
+        id.to_string(),
+        src,
+        Transport::Stdio {
+            command: "npx".into(),
+            args: vec!["-y".into(), format!("pkg-{seed}@1.0.0")],
+            env_names: vec![],
+            cwd: None,
+        },
+    );
     s.session = session.map(str::to_string);
-    s.tools = cat["tools"].as_array().unwrap().iter().map(|t| Item::new(t["name"].as_str().unwrap(), t.clone(), None)).collect();
+    s.tools = cat["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| Item::new(t["name"].as_str().unwrap(), t.clone(), None))
+        .collect();
     s.coverage = Coverage::Manifest;
     s
 }
@@ -32,7 +53,15 @@ fn pipeline(c: &mut Criterion) {
         let s = surface("synthetic", None, n, 7);
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("tools", n), &s, |b, s| {
-            b.iter(|| detect::run(Acquired { surfaces: vec![s.clone()], ..Acquired::default() }, &opts))
+            b.iter(|| {
+                detect::run(
+                    Acquired {
+                        surfaces: vec![s.clone()],
+                        ..Acquired::default()
+                    },
+                    &opts,
+                )
+            })
         });
     }
     g.finish();
@@ -51,17 +80,33 @@ fn text_stages(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("text-fields/1000-tools", |b| b.iter(|| s.text_fields().len()));
-    g.bench_function("canonical-digest/1000-tools", |b| b.iter(|| mcptrustchecker::canonical::surface_digest(&s)));
+    g.bench_function("text-fields/1000-tools", |b| {
+        b.iter(|| s.text_fields().len())
+    });
+    g.bench_function("canonical-digest/1000-tools", |b| {
+        b.iter(|| mcptrustchecker::canonical::surface_digest(&s))
+    });
     g.finish();
 }
 
 fn session(c: &mut Criterion) {
     let opts = ScanOptions::default();
-    let servers: Vec<ServerSurface> = (0..1_000).map(|i| surface(&format!("cfg.json#s{i}"), Some("cfg.json"), 20, i as u64)).collect();
+    let servers: Vec<ServerSurface> = (0..1_000)
+        .map(|i| surface(&format!("cfg.json#s{i}"), Some("cfg.json"), 20, i as u64))
+        .collect();
     let mut g = c.benchmark_group("session");
     g.sample_size(10);
-    g.bench_function("1000-servers-x-20-tools", |b| b.iter(|| detect::run(Acquired { surfaces: servers.clone(), ..Acquired::default() }, &opts)));
+    g.bench_function("1000-servers-x-20-tools", |b| {
+        b.iter(|| {
+            detect::run(
+                Acquired {
+                    surfaces: servers.clone(),
+                    ..Acquired::default()
+                },
+                &opts,
+            )
+        })
+    });
     g.finish();
 }
 

@@ -5,7 +5,10 @@ mod synth;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(n), Some(out)) = (args.get(1).and_then(|s| s.parse::<usize>().ok()), args.get(2)) else {
+    let (Some(n), Some(out)) = (
+        args.get(1).and_then(|s| s.parse::<usize>().ok()),
+        args.get(2),
+    ) else {
         eprintln!("usage: gen_catalog TOOLS OUT.json [SEED]");
         std::process::exit(2);
     };

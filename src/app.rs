@@ -71,11 +71,9 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     };
     let acquired = acquire::acquire_paths(&paths, &opts);
     let mut result = detect::run(acquired, &options);
-    if let Some(e) = lock_error {
-        if !result.errors.contains(&e) {
-            result.errors.push(e);
-        }
-    }
+    result
+        .errors
+        .extend(lock_error.filter(|e| !result.errors.contains(e)));
     result
 }
 

@@ -42,21 +42,19 @@ pub fn canonical_item(v: &Value) -> Value {
         if VOLATILE_KEYS.contains(&k.as_str()) {
             continue;
         }
-        if k == "_meta" {
-            if let Value::Object(meta) = val {
-                if !meta.is_empty() {
-                    let kept: Map<String, Value> = meta
-                        .iter()
-                        .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
-                        .map(|(a, b)| (a.clone(), b.clone()))
-                        .collect();
-                    if kept.is_empty() {
-                        continue;
-                    }
-                    out.insert(k.clone(), Value::Object(kept));
-                    continue;
-                }
+        if k == "_meta"
+            && let Value::Object(meta) = val
+            && !meta.is_empty()
+        {
+            let kept: Map<String, Value> = meta
+                .iter()
+                .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
+                .map(|(a, b)| (a.clone(), b.clone()))
+                .collect();
+            if !kept.is_empty() {
+                out.insert(k.clone(), Value::Object(kept));
             }
+            continue;
         }
         out.insert(k.clone(), val.clone());
     }

@@ -249,29 +249,31 @@ pub fn diff_surfaces(server: &str, old: &Snapshot, new: &Snapshot) -> CatalogDif
 /// spawn difference is reported once, as a package version change.
 fn launch_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
     let mut version_only = false;
-    if let (Some(a), Some(b)) = (&old.package, &new.package) {
-        if a.registry == b.registry && a.name == b.name && a.version != b.version {
-            let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unversioned)".into());
-            out.push(
-                Change::new(
-                    ChangeKind::PackageVersionChanged,
-                    None,
-                    Some("package".into()),
-                    format!(
-                        "package {} version {} → {}",
-                        visible(&a.name),
-                        visible(&show(&a.version)),
-                        visible(&show(&b.version))
-                    ),
-                )
-                .values(
-                    Some(&Value::String(show(&a.version))),
-                    Some(&Value::String(show(&b.version))),
+    if let (Some(a), Some(b)) = (&old.package, &new.package)
+        && a.registry == b.registry
+        && a.name == b.name
+        && a.version != b.version
+    {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unversioned)".into());
+        out.push(
+            Change::new(
+                ChangeKind::PackageVersionChanged,
+                None,
+                Some("package".into()),
+                format!(
+                    "package {} version {} → {}",
+                    visible(&a.name),
+                    visible(&show(&a.version)),
+                    visible(&show(&b.version))
                 ),
-            );
-            let replaced = replace_strings(&old.spawn, &a.spec, &b.spec);
-            version_only = replaced == new.spawn;
-        }
+            )
+            .values(
+                Some(&Value::String(show(&a.version))),
+                Some(&Value::String(show(&b.version))),
+            ),
+        );
+        let replaced = replace_strings(&old.spawn, &a.spec, &b.spec);
+        version_only = replaced == new.spawn;
     }
     if old.spawn != new.spawn && !version_only {
         out.push(
@@ -398,7 +400,6 @@ fn items_diff(list: &str, old: &[(String, Value)], new: &[(String, Value)], out:
 /// Changes inside one item (matched by name).
 fn item_changes(list: &str, item: &str, a: &Value, b: &Value, out: &mut Vec<Change>) {
     let (_, _, changed) = kinds(list);
-    let null = Value::Null;
     let get = |v: &'_ Value, k: &str| v.get(k).cloned().unwrap_or(Value::Null);
     let keys: BTreeSet<String> = [a, b]
         .iter()
@@ -468,7 +469,6 @@ fn item_changes(list: &str, item: &str, a: &Value, b: &Value, out: &mut Vec<Chan
             }),
         }
     }
-    let _ = null;
 }
 
 /// Any other field change: the item's "changed" kind (tools: schema/other field).
@@ -500,21 +500,13 @@ fn generic(
     }
 }
 
+/// Called with (path, before, after) for each differing leaf.
+type LeafFn<'f> = dyn FnMut(&str, Option<&Value>, Option<&Value>) + 'f;
+
 /// Walk two values and report each differing leaf (missing = `None`). Arrays of
 /// different lengths, or of different types, are one change.
-fn leaf_changes(
-    a: &Value,
-    b: &Value,
-    path: &str,
-    f: &mut dyn FnMut(&str, Option<&Value>, Option<&Value>),
-) {
-    fn walk(
-        a: Option<&Value>,
-        b: Option<&Value>,
-        path: &str,
-        depth: usize,
-        f: &mut dyn FnMut(&str, Option<&Value>, Option<&Value>),
-    ) {
+fn leaf_changes(a: &Value, b: &Value, path: &str, f: &mut LeafFn) {
+    fn walk(a: Option<&Value>, b: Option<&Value>, path: &str, depth: usize, f: &mut LeafFn) {
         if a == b {
             return;
         }
@@ -1197,6 +1189,41 @@ mod tests {
         assert_eq!(
             kinds(&d),
             vec![ChangeKind::ServerAdded, ChangeKind::ToolAdded]
+        );
+    }
+
+    #[test]
+    fn lockfile_base_to_head() {
+        use crate::lockfile::{Entry, Lockfile};
+        let mut base = Lockfile::empty("l");
+        base.entries.insert(
+            "a".into(),
+            Entry::from_snapshot(snap(vec![tool("t", json!({}))])),
+        );
+        base.entries
+            .insert("b".into(), Entry::from_snapshot(snap(vec![])));
+        base.entries
+            .insert("same".into(), Entry::from_snapshot(snap(vec![])));
+        let mut head = base.clone();
+        head.entries.insert(
+            "a".into(),
+            Entry::from_snapshot(snap(vec![tool("t", json!({"title": "T"}))])),
+        );
+        head.entries.remove("b");
+        head.entries.insert(
+            "c".into(),
+            Entry::from_snapshot(snap(vec![tool("u", json!({}))])),
+        );
+        let d = diff_lockfiles(&base, &head);
+        let got: Vec<(&str, Vec<ChangeKind>)> =
+            d.iter().map(|d| (d.server.as_str(), kinds(d))).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", vec![ChangeKind::TitleChanged]),
+                ("b", vec![ChangeKind::ServerRemoved]),
+                ("c", vec![ChangeKind::ServerAdded, ChangeKind::ToolAdded]),
+            ]
         );
     }
 

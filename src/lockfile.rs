@@ -271,7 +271,7 @@ impl serde_json::ser::Formatter for VisibleFormatter {
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if crate::text::is_invisible(c) {
-                w.write_all(fragment[start..i].as_bytes())?;
+                w.write_all(&fragment.as_bytes()[start..i])?;
                 let mut units = [0u16; 2];
                 for u in c.encode_utf16(&mut units) {
                     write!(w, "\\u{:04x}", u)?;
@@ -279,7 +279,7 @@ impl serde_json::ser::Formatter for VisibleFormatter {
                 start = i + c.len_utf8();
             }
         }
-        w.write_all(fragment[start..].as_bytes())
+        w.write_all(&fragment.as_bytes()[start..])
     }
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
         self.0.begin_array(w)

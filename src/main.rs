@@ -101,7 +101,6 @@ struct LockCmd {
 struct DiffCmd {
     #[command(flatten)]
     lock: LockCmd,
-    /// Output format: terminal or json.
     #[arg(long, value_enum, default_value = "terminal")]
     format: DiffFormat,
 }

@@ -3,29 +3,54 @@
 //! descriptor that disagrees with the reviewed snapshot. No I/O: the lockfile
 //! was read before the pipeline ran.
 
-use super::Drift;
+use super::{Drift, ServerResult};
+use crate::acquire::FileKind;
 use crate::canonical::Snapshot;
 use crate::diff::{CatalogDiff, diff_surfaces};
 use crate::finding::Finding;
 use crate::lockfile::{Entry, Lockfile};
+use crate::parse::InputError;
 use crate::surface::{Coverage, ServerSurface};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// Before the stages: config-only servers with a pin are graded on their snapshot.
-pub fn prepare(surfaces: &mut [ServerSurface], lock: &Lockfile) {
+/// Before the stages: config-only servers with a pin are graded on their
+/// snapshot; returns the descriptor comparisons for those servers.
+pub fn prepare(
+    surfaces: &mut [ServerSurface],
+    lock: &Lockfile,
+) -> BTreeMap<String, (String, CatalogDiff)> {
     for s in surfaces.iter_mut() {
-        if s.coverage == Coverage::ConfigOnly {
-            if let Some(e) = lock.entries.get(&s.id) {
-                crate::lockfile::fill_from_snapshot(s, e);
-            }
+        if s.coverage == Coverage::ConfigOnly
+            && let Some(e) = lock.entries.get(&s.id)
+        {
+            crate::lockfile::fill_from_snapshot(s, e);
         }
     }
+    descriptor_diffs(surfaces, lock)
+}
+
+/// After the stages: servers with no entry, and entries with no server.
+pub fn unpinned_and_stale(
+    servers: &[ServerResult],
+    files: &[(String, FileKind)],
+    errors: &[InputError],
+    lock: &Lockfile,
+) -> (Vec<String>, Vec<String>) {
+    let unpinned = servers
+        .iter()
+        .filter(|s| !lock.entries.contains_key(&s.surface.id))
+        .map(|s| s.surface.id.clone())
+        .collect();
+    let ids: Vec<&str> = servers.iter().map(|s| s.surface.id.as_str()).collect();
+    let read: BTreeSet<String> = files.iter().map(|(f, _)| f.clone()).collect();
+    let failed: BTreeSet<String> = errors.iter().map(|e| e.path.clone()).collect();
+    (unpinned, lock.stale(&ids, &read, &failed))
 }
 
 /// For servers graded from their snapshot: the one descriptor in the scan that
 /// describes the same server (same name, not a client config), compared with the
 /// snapshot. Only an unambiguous match counts.
-pub fn descriptor_diffs(
+fn descriptor_diffs(
     surfaces: &[ServerSurface],
     lock: &Lockfile,
 ) -> BTreeMap<String, (String, CatalogDiff)> {
@@ -198,11 +223,10 @@ mod tests {
         cfg.coverage = Coverage::ConfigOnly;
         let desc = surface("servers/notes/tools.json", false, "descriptor text");
         let mut all = vec![cfg, desc];
-        prepare(&mut all, &lock);
+        let dd = prepare(&mut all, &lock);
         assert_eq!(all[0].coverage, Coverage::Lockfile);
         assert_eq!(all[0].tools[0].description(), "pinned text");
         assert!(all[0].tools[0].location.as_ref().unwrap().path == "mcptrustchecker.lock");
-        let dd = descriptor_diffs(&all, &lock);
         let mut out = Vec::new();
         let drift = check(&all[0], &lock, dd.get("mcp.json#notes"), &mut out);
         assert_eq!(out.len(), 1, "{out:?}");

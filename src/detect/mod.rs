@@ -141,12 +141,11 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         files,
         skipped,
     } = acquired;
+    // Stage 7 needs the whole set first: pinned config-only servers take their snapshot's catalog.
     let lock = opts.lockfile.as_deref();
-    let mut descriptor_diffs = BTreeMap::new();
-    if let Some(lock) = lock {
-        integrity::prepare(&mut surfaces, lock);
-        descriptor_diffs = integrity::descriptor_diffs(&surfaces, lock);
-    }
+    let descriptor_diffs = lock
+        .map(|l| integrity::prepare(&mut surfaces, l))
+        .unwrap_or_default();
     let mut by_server: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut orphan = Vec::new();
     for f in acquire_findings {
@@ -231,18 +230,9 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             score,
         });
     }
-    let (mut unpinned, mut stale) = (Vec::new(), Vec::new());
-    if let Some(lock) = lock {
-        unpinned = servers
-            .iter()
-            .filter(|s| !lock.entries.contains_key(&s.surface.id))
-            .map(|s| s.surface.id.clone())
-            .collect();
-        let ids: Vec<&str> = servers.iter().map(|s| s.surface.id.as_str()).collect();
-        let read: BTreeSet<String> = files.iter().map(|(f, _)| f.clone()).collect();
-        let failed: BTreeSet<String> = errors.iter().map(|e| e.path.clone()).collect();
-        stale = lock.stale(&ids, &read, &failed);
-    }
+    let (unpinned, stale) = lock
+        .map(|l| integrity::unpinned_and_stale(&servers, &files, &errors, l))
+        .unwrap_or_default();
     ScanResult {
         servers,
         sessions,
