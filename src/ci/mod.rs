@@ -482,14 +482,12 @@ fn select(
             }
         }
     }
-    if lockfile_changed {
-        if let Ok(Some(lock)) = bridge::load_lock(lock_abs, lock_rel, ws) {
-            files.extend(
-                bridge::pinned_paths(&lock)
-                    .into_iter()
-                    .filter(|p| under(p) && ws.join(p).is_file()),
-            );
-        }
+    if let (true, Ok(Some(lock))) = (lockfile_changed, bridge::load_lock(lock_abs, lock_rel, ws)) {
+        files.extend(
+            bridge::pinned_paths(&lock)
+                .into_iter()
+                .filter(|p| under(p) && ws.join(p).is_file()),
+        );
     }
     files.sort();
     files.dedup();
