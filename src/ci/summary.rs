@@ -117,25 +117,17 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
             let _ = writeln!(out, "\n</details>\n");
         }
     }
-    if !g.unpinned.is_empty() {
-        let _ = writeln!(
-            out,
-            "**Not in the lockfile** — the catalog of these servers was never reviewed:\n"
+    id_list(
+        &mut out,
+        &g.unpinned,
+        "**Not in the lockfile** — the catalog of these servers was never reviewed:",
+    );
+    if scope.lockfile_present {
+        id_list(
+            &mut out,
+            &g.uninspected,
+            "**Catalog not inspected** — only the launch configuration of these servers is known, so they cannot be pinned from files; commit a descriptor (`server.json`, a tool manifest) for them or lock them live:",
         );
-        for id in &g.unpinned {
-            let _ = writeln!(out, "- {}", code(id));
-        }
-        out.push('\n');
-    }
-    if !g.uninspected.is_empty() && scope.lockfile_present {
-        let _ = writeln!(
-            out,
-            "**Catalog not inspected** — only the launch configuration of these servers is known, so they cannot be pinned from files; commit a descriptor (`server.json`, a tool manifest) for them or lock them live:\n"
-        );
-        for id in &g.uninspected {
-            let _ = writeln!(out, "- {}", code(id));
-        }
-        out.push('\n');
     }
     if !r.lockfile_changes.is_empty() {
         let _ = writeln!(
@@ -178,6 +170,18 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         );
     }
     out
+}
+
+/// A headed list of server ids (nothing when empty).
+fn id_list(out: &mut String, ids: &[String], heading: &str) {
+    if ids.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{heading}\n");
+    for id in ids {
+        let _ = writeln!(out, "- {}", code(id));
+    }
+    out.push('\n');
 }
 
 /// A path as one shell word (single-quoted unless plainly safe).

@@ -108,6 +108,19 @@ fn comment_json(id: u64, login: &str, body: &str) -> Value {
         "body": body, "user": user(login), "author_association": "NONE", "created_at": "2026-11-29T00:00:00Z", "updated_at": "2026-11-29T00:00:00Z"})
 }
 
+/// One page of a listing, with GitHub's `Link: rel="next"` when more follow.
+fn paginate(all: Vec<Value>, page: usize, url: &str) -> (u16, Value, Option<String>) {
+    let chunk: Vec<Value> = all
+        .iter()
+        .skip((page - 1) * PAGE)
+        .take(PAGE)
+        .cloned()
+        .collect();
+    let link = (all.len() > page * PAGE)
+        .then(|| format!("<{url}?per_page={PAGE}&page={}>; rel=\"next\"", page + 1));
+    (200, Value::Array(chunk), link)
+}
+
 fn handle(conn: TcpStream, st: &Mutex<State>, base: &str) -> std::io::Result<()> {
     let mut reader = BufReader::new(conn.try_clone()?);
     let mut line = String::new();
@@ -162,19 +175,7 @@ fn handle(conn: TcpStream, st: &Mutex<State>, base: &str) -> std::io::Result<()>
                 .iter()
                 .map(|(i, a, b)| comment_json(*i, a, b))
                 .collect();
-            let chunk: Vec<Value> = all
-                .iter()
-                .skip((page - 1) * PAGE)
-                .take(PAGE)
-                .cloned()
-                .collect();
-            let link = (all.len() > page * PAGE).then(|| {
-                format!(
-                    "<{base}/repos/o/r/issues/{n}/comments?per_page={PAGE}&page={}>; rel=\"next\"",
-                    page + 1
-                )
-            });
-            (200, Value::Array(chunk), link)
+            paginate(all, page, &format!("{base}/repos/o/r/issues/{n}/comments"))
         }
         ("POST", ["repos", "o", "r", "issues", _, "comments"]) if s.deny_writes => {
             (403, forbidden, None)
@@ -209,19 +210,7 @@ fn handle(conn: TcpStream, st: &Mutex<State>, base: &str) -> std::io::Result<()>
         }
         ("GET", ["repos", "o", "r", "pulls", n, "files"]) => {
             let all: Vec<Value> = s.files.iter().map(|f| json!({"sha": "0", "filename": f, "status": "modified", "additions": 1, "deletions": 0, "changes": 1})).collect();
-            let chunk: Vec<Value> = all
-                .iter()
-                .skip((page - 1) * PAGE)
-                .take(PAGE)
-                .cloned()
-                .collect();
-            let link = (all.len() > page * PAGE).then(|| {
-                format!(
-                    "<{base}/repos/o/r/pulls/{n}/files?per_page={PAGE}&page={}>; rel=\"next\"",
-                    page + 1
-                )
-            });
-            (200, Value::Array(chunk), link)
+            paginate(all, page, &format!("{base}/repos/o/r/pulls/{n}/files"))
         }
         _ => (404, json!({"message": "Not Found"}), None),
     };
