@@ -42,22 +42,31 @@ pub struct ScanArgs {
     pub lockfile: Option<PathBuf>,
 }
 
-/// Acquire and run the pipeline.
-pub fn scan_tree(args: &ScanArgs) -> ScanResult {
-    let paths: Vec<PathBuf> = if args.installed {
+fn scan_paths(args: &ScanArgs) -> Vec<PathBuf> {
+    if args.installed {
         acquire::installed::installed_configs()
     } else if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
-    };
-    let root = args.root.clone().unwrap_or_else(|| {
+    }
+}
+
+/// The repository root a scan's ids, paths and policy file are relative to.
+pub fn scan_root(args: &ScanArgs) -> PathBuf {
+    args.root.clone().unwrap_or_else(|| {
         if args.installed {
             PathBuf::from("/")
         } else {
-            acquire::find_root(&paths[0])
+            acquire::find_root(&scan_paths(args)[0])
         }
-    });
+    })
+}
+
+/// Acquire and run the pipeline.
+pub fn scan_tree(args: &ScanArgs) -> ScanResult {
+    let paths = scan_paths(args);
+    let root = scan_root(args);
     let opts = AcquireOptions {
         root,
         max_file_bytes: args.max_file_bytes,
@@ -70,6 +79,14 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
         crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
     };
     let acquired = acquire::acquire_paths(&paths, &opts);
+    let mut options = options;
+    // Registry I/O happens here, before the pipeline: stages never do I/O.
+    if let Some(cfg) = &options.online {
+        options.registry_facts = Some(std::sync::Arc::new(acquire::registry::fetch(
+            &acquired.surfaces,
+            cfg,
+        )));
+    }
     let mut result = detect::run(acquired, &options);
     result
         .errors
@@ -125,8 +142,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// `mcptrustchecker scan`.
 pub fn scan(args: &ScanArgs) -> Result<i32> {
-    let result = scan_tree(args);
-    let verdict = report::verdict(&result, args.fail_on);
+    let mut result = scan_tree(args);
+    let verdict = crate::policy::enforce(
+        &mut result,
+        &scan_root(args),
+        args.options.policy.as_deref(),
+        args.options.now,
+        args.fail_on,
+        args.max_file_bytes,
+    )
+    .map_err(|e| anyhow::anyhow!(crate::text::visible(&e.to_string())))?;
     let color = args.output.is_none()
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none();
@@ -193,4 +218,76 @@ pub fn explain(id: &str) -> Option<String> {
         r.fix,
         crate::rules::help_uri(&r.id)
     ))
+}
+
+/// Options of `policy init`.
+#[derive(Debug, Clone)]
+pub struct PolicyInitArgs {
+    pub paths: Vec<PathBuf>,
+    /// Where to write (default: `mcptrustchecker.toml` at the root).
+    pub output: Option<PathBuf>,
+    pub force: bool,
+    pub root: Option<PathBuf>,
+    pub now: Option<crate::policy::Date>,
+    pub max_file_bytes: u64,
+}
+
+/// `mcptrustchecker policy init`: draft a policy from the current configs (and lockfile).
+pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
+    let scan = ScanArgs {
+        paths: a.paths.clone(),
+        installed: false,
+        format: Format::Json,
+        output: None,
+        fail_on: Grade::F,
+        max_file_bytes: a.max_file_bytes,
+        root: a.root.clone(),
+        options: ScanOptions::default(),
+        lockfile: None,
+    };
+    let root = scan_root(&scan);
+    let result = scan_tree(&scan);
+    if let Some(e) = result.errors.first() {
+        anyhow::bail!(
+            "cannot draft a policy from unreadable input: {}",
+            crate::text::visible(&e.to_string())
+        );
+    }
+    let out = a
+        .output
+        .clone()
+        .unwrap_or_else(|| root.join(crate::policy::DEFAULT_FILE));
+    if out.exists() && !a.force {
+        anyhow::bail!(
+            "{} already exists; pass --force to overwrite it",
+            out.display()
+        );
+    }
+    let lock_path = root.join("mcptrustchecker.lock");
+    let lock = if lock_path.is_file() {
+        let display = acquire::display_path(&lock_path, &root);
+        let text = crate::parse::read_text(&lock_path, &display, a.max_file_bytes)
+            .map_err(|e| anyhow::anyhow!(e.to_string()))?;
+        Some(
+            crate::parse::jsonc(&text, &display)
+                .map_err(|e| anyhow::anyhow!(e.to_string()))?
+                .value,
+        )
+    } else {
+        None
+    };
+    let now = a.now.unwrap_or_else(crate::policy::Date::today_utc);
+    let text = crate::policy::init::render(&result, lock.as_ref(), now);
+    write_atomic(&out, text.as_bytes())?;
+    let n = result
+        .servers
+        .iter()
+        .filter(|s| !s.surface.disabled)
+        .count();
+    eprintln!(
+        "wrote {} with {n} server entr{}: set each owner and narrow the allowlists before committing",
+        out.display(),
+        if n == 1 { "y" } else { "ies" }
+    );
+    Ok(exit::OK)
 }

@@ -18,6 +18,7 @@ pub mod finding;
 pub mod lockcmd;
 pub mod lockfile;
 pub mod parse;
+pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod score;

@@ -1,9 +1,11 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
+use mcptrustchecker::acquire::registry::RegistryConfig;
 use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::lockcmd::{self, LockArgs};
+use mcptrustchecker::policy::Date;
 use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
@@ -28,6 +30,11 @@ enum Command {
     Diff(DiffCmd),
     /// List every rule.
     Rules,
+    /// Work with the policy file (`mcptrustchecker.toml`).
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
     /// Explain one rule: what, why, how to fix.
     Explain {
         /// Rule id, e.g. MTC-UNI-001.
@@ -51,6 +58,33 @@ struct CiCmd {
     /// Repository checkout (default: $GITHUB_WORKSPACE, else the current directory).
     #[arg(long)]
     workspace: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum PolicyCommand {
+    /// Draft a policy from the current configs and lockfile (every server, its tools, env names and hosts).
+    Init(PolicyInitCmd),
+}
+
+#[derive(clap::Args)]
+struct PolicyInitCmd {
+    /// Files or directories (default: the current directory).
+    paths: Vec<PathBuf>,
+    /// Write to FILE (default: `mcptrustchecker.toml` at the repository root).
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Overwrite an existing policy file.
+    #[arg(long)]
+    force: bool,
+    /// Repository root that ids and paths are relative to (default: nearest `.git`).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// The date the review expiry counts from (YYYY-MM-DD; default today, UTC).
+    #[arg(long, env = "MTC_NOW")]
+    now: Option<Date>,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
+    max_file_size: u64,
 }
 
 #[derive(clap::Args)]
@@ -77,6 +111,21 @@ struct ScanCmd {
     /// Repository root that ids and paths are relative to (default: nearest `.git`).
     #[arg(long)]
     root: Option<PathBuf>,
+    /// Ask the npm and PyPI registries about the packages the configs run.
+    #[arg(long)]
+    online: bool,
+    /// npm registry base URL for `--online`.
+    #[arg(long, value_name = "URL", requires = "online")]
+    npm_registry: Option<String>,
+    /// PyPI base URL for `--online` (serves `/pypi/NAME/json`).
+    #[arg(long, value_name = "URL", requires = "online")]
+    pypi_index: Option<String>,
+    /// Policy file (default: `mcptrustchecker.toml` at the repository root, when present).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// The date expiries are judged against (YYYY-MM-DD; default today, UTC).
+    #[arg(long, env = "MTC_NOW")]
+    now: Option<Date>,
     /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
     #[arg(long)]
     lockfile: Option<PathBuf>,
@@ -153,8 +202,14 @@ fn main() {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Command::Scan(c) => {
+            let online = c
+                .online
+                .then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
             let options = ScanOptions {
                 zero_width_threshold: c.zero_width_threshold,
+                policy: c.policy,
+                now: c.now,
+                online,
                 ..ScanOptions::default()
             };
             let args = ScanArgs {
@@ -184,6 +239,16 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Lock(c) => lockcmd::lock(&c.args(false)),
         Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),
+        Command::Policy {
+            command: PolicyCommand::Init(c),
+        } => app::policy_init(&app::PolicyInitArgs {
+            paths: c.paths,
+            output: c.output,
+            force: c.force,
+            root: c.root,
+            now: c.now,
+            max_file_bytes: c.max_file_size,
+        }),
         Command::Rules => {
             app::emit(&app::rules(), None)?;
             Ok(exit::OK)

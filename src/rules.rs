@@ -40,6 +40,8 @@ const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
     ("integrity", include_str!("data/rules/integrity.toml")),
+    ("policy", include_str!("data/rules/policy.toml")),
+    ("supply-chain", include_str!("data/rules/supply_chain.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

@@ -256,6 +256,10 @@ pub struct ServerSurface {
     /// The config entry as written (for posture and policy checks).
     #[serde(skip)]
     pub config_entry: Option<Value>,
+    /// Package metadata a manifest declares beside its tools (`packageMeta`:
+    /// scripts, repositoryUrl, license, dependencies), read by the supply-chain stage.
+    #[serde(skip)]
+    pub package_meta: Option<Value>,
     /// Facts about acquisition worth telling the reader (skipped parts, duplicates, …).
     pub notes: Vec<String>,
 }
@@ -283,6 +287,7 @@ impl ServerSurface {
             env: BTreeMap::new(),
             headers: BTreeMap::new(),
             config_entry: None,
+            package_meta: None,
             notes: Vec::new(),
         }
     }

@@ -196,6 +196,7 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
     if let Transport::Stdio { command, args, .. } = &s.transport {
         s.package = package::identify(command, args);
     }
+    read_package_meta(v, &mut s);
     if v.is_array() {
         s.tools = items(doc, Some(v), base, path, "name");
     } else {
@@ -237,6 +238,44 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
         Coverage::Manifest
     };
     out.surfaces.push(s);
+}
+
+/// A dump may declare the package it describes (`packageMeta`, the reference
+/// corpus shape): keep it for the supply-chain stage, and take the package
+/// identity from it when no spawn command gave one.
+fn read_package_meta(v: &Value, s: &mut ServerSurface) {
+    let Some(meta) = v.get("packageMeta").filter(|m| m.is_object()) else {
+        return;
+    };
+    s.package_meta = Some(meta.clone());
+    if s.package.is_some() {
+        return;
+    }
+    let Some(name) = meta
+        .get("name")
+        .and_then(Value::as_str)
+        .filter(|n| !n.trim().is_empty())
+    else {
+        return;
+    };
+    let registry = meta
+        .get("registry")
+        .and_then(Value::as_str)
+        .unwrap_or("npm")
+        .to_ascii_lowercase();
+    let version = meta
+        .get("version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let pinned = version.as_deref().is_some_and(package::is_exact_version);
+    // Declared, not requested: an empty spec keeps MTC-SUP-013 quiet.
+    s.package = Some(crate::surface::PackageId {
+        registry,
+        name: name.to_string(),
+        version,
+        spec: String::new(),
+        pinned,
+    });
 }
 
 fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {

@@ -7,6 +7,7 @@ pub mod configs;
 pub mod installed;
 pub mod manifest;
 pub mod package;
+pub mod registry;
 
 use crate::finding::Finding;
 use crate::parse::{self, Doc, InputError};

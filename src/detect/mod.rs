@@ -6,6 +6,9 @@
 
 pub mod integrity;
 pub mod meta;
+pub mod policy;
+pub mod squat;
+pub mod supply_chain;
 pub mod unicode;
 
 use crate::acquire::Acquired;
@@ -50,6 +53,14 @@ pub struct ScanOptions {
     pub exec_allowlist: Vec<String>,
     /// The committed lockfile (stage 7), read before the pipeline runs.
     pub lockfile: Option<std::sync::Arc<crate::lockfile::Lockfile>>,
+    /// `--policy FILE` (default: `mcptrustchecker.toml` at the root when present).
+    pub policy: Option<std::path::PathBuf>,
+    /// The date expiries are judged against (`--now` / `MTC_NOW`; default today, UTC).
+    pub now: Option<crate::policy::Date>,
+    /// `--online`: the registries to ask before the pipeline (`None`: offline).
+    pub online: Option<crate::acquire::registry::RegistryConfig>,
+    /// Registry facts fetched before the pipeline (set by `app::scan_tree` when online).
+    pub registry_facts: Option<std::sync::Arc<crate::acquire::registry::Facts>>,
 }
 
 impl Default for ScanOptions {
@@ -62,6 +73,10 @@ impl Default for ScanOptions {
                 .map(|s| s.to_string())
                 .collect(),
             lockfile: None,
+            policy: None,
+            now: None,
+            online: None,
+            registry_facts: None,
         }
     }
 }
@@ -78,6 +93,8 @@ pub struct ServerResult {
     pub digest: String,
     /// Drift against the committed lockfile (stage 7), when the surface is pinned and differs.
     pub drift: Option<Drift>,
+    /// The policy gate's decision for this server, when a policy is in force.
+    pub policy: Option<crate::policy::PolicyVerdict>,
 }
 
 /// A surface that no longer matches its lockfile pin.
@@ -115,6 +132,8 @@ pub struct ScanResult {
     pub unpinned: Vec<String>,
     /// Lockfile entries whose server no config declares any more.
     pub stale: Vec<String>,
+    /// The policy file in force and its own findings (stale entries, lapsed suppressions).
+    pub policy: Option<crate::policy::PolicyOutcome>,
 }
 
 /// Per-server stages, in pipeline order.
@@ -126,6 +145,8 @@ fn server_stages(
 ) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    supply_chain::check(s, opts, out);
+    policy::check(s, out);
     let _ = roles;
 }
 
@@ -183,6 +204,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
                 score,
                 digest,
                 drift,
+                policy: None,
             }
         })
         .collect();

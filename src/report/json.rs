@@ -21,7 +21,19 @@ struct Report<'a> {
     sessions: Vec<Session<'a>>,
     errors: &'a [crate::parse::InputError],
     skipped: Vec<Skipped<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<PolicyOut<'a>>,
     summary: Summary<'a>,
+}
+
+/// The policy in force and its file-level findings.
+#[derive(Serialize)]
+struct PolicyOut<'a> {
+    path: &'a str,
+    fail_on: crate::score::Grade,
+    drift_fails: bool,
+    require_entries: bool,
+    findings: Vec<FindingOut<'a>>,
 }
 
 #[derive(Serialize)]
@@ -74,6 +86,8 @@ struct Server<'a> {
     score: &'a Score,
     findings: Vec<FindingOut<'a>>,
     notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<&'a crate::policy::PolicyVerdict>,
 }
 
 #[derive(Serialize)]
@@ -197,6 +211,7 @@ fn server(s: &ServerResult) -> Server<'_> {
         score: &s.score,
         findings: s.findings.iter().map(finding).collect(),
         notes: &s.surface.notes,
+        policy: s.policy.as_ref(),
     }
 }
 
@@ -215,11 +230,13 @@ pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
     let mut counts: BTreeMap<&'static str, usize> =
         Severity::ALL.iter().map(|s| (s.as_str(), 0)).collect();
     let mut total = 0;
+    let policy_findings = r.policy.iter().flat_map(|p| &p.findings);
     for f in r
         .servers
         .iter()
         .flat_map(|s| &s.findings)
         .chain(r.sessions.iter().flat_map(|s| &s.findings))
+        .chain(policy_findings)
     {
         *counts.entry(f.severity.as_str()).or_default() += 1;
         total += 1;
@@ -243,6 +260,13 @@ pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
                 reason: why,
             })
             .collect(),
+        policy: r.policy.as_ref().map(|p| PolicyOut {
+            path: &p.path,
+            fail_on: p.fail_on,
+            drift_fails: p.drift_fails,
+            require_entries: p.require_entries,
+            findings: p.findings.iter().map(finding).collect(),
+        }),
         summary: Summary {
             worst_grade: verdict.worst_grade.map(|g| g.as_str()),
             servers: r.servers.len(),

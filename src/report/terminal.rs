@@ -122,6 +122,9 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
         if sc.gate != "none" {
             let _ = writeln!(out, "  gate: {}", sc.gate);
         }
+        if let Some(pv) = &s.policy {
+            let _ = writeln!(out, "  policy: {}", policy_line(pv, st));
+        }
         for note in &s.surface.notes {
             let _ = writeln!(out, "  note: {}", visible(note));
         }
@@ -145,6 +148,18 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
             sess.servers.len()
         );
         for f in &sess.findings {
+            finding_lines(&mut out, f, st);
+        }
+    }
+    if let Some(p) = &r.policy {
+        let _ = writeln!(
+            out,
+            "\n{} {} (gate fails at {})",
+            st.paint("1", "■ policy"),
+            visible(&p.path),
+            p.fail_on
+        );
+        for f in &p.findings {
             finding_lines(&mut out, f, st);
         }
     }
@@ -177,4 +192,30 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
         }
     }
     out
+}
+
+/// `pass (owner X, review until D)`, `FAIL: reasons`, or `exception (owner, until D): reasons`.
+fn policy_line(v: &crate::policy::PolicyVerdict, st: &Style) -> String {
+    use crate::policy::Decision;
+    let owner = match (&v.owner, &v.review_expires) {
+        (Some(o), Some(d)) => format!(" (owner {}, review until {})", visible(o), visible(d)),
+        _ => String::new(),
+    };
+    let reasons = v
+        .reasons
+        .iter()
+        .map(|r| visible(r))
+        .collect::<Vec<_>>()
+        .join("; ");
+    match (v.decision, &v.exception) {
+        (Decision::Fail, _) => format!("{}{owner}: {reasons}", st.paint("1;31", "FAIL")),
+        (Decision::Exception, Some(x)) => format!(
+            "{} (owner {}, until {}; {}){owner}: {reasons}",
+            st.paint("1;33", "exception"),
+            visible(&x.owner),
+            visible(&x.expires),
+            visible(&x.rules.join(", "))
+        ),
+        _ => format!("{}{owner}", st.paint("1;32", "pass")),
+    }
 }

@@ -76,7 +76,8 @@ fn a_tool_with_a_hundred_thousand_parameters() {
     let tool = serde_json::json!({"name": "wide", "description": "d", "inputSchema": {"type": "object", "properties": props}});
     let (r, c, took) = scan_dir_with(&[("wide.tools.json", tool_file(tool))]);
     assert_eq!(c, 0, "{}", r["errors"]);
-    assert!(took < Duration::from_secs(30), "{took:?}");
+    // Generous for an unoptimised build on a loaded machine; quadratic behaviour would take hours.
+    assert!(took < Duration::from_secs(90), "{took:?}");
 }
 
 #[test]

@@ -9,3 +9,5 @@ mod formats;
 mod foundation;
 mod hostile;
 mod lockfile;
+mod policy;
+mod supply;
