@@ -3,7 +3,7 @@
 
 use crate::detect::ScanResult;
 use crate::finding::{Finding, Severity};
-use crate::report::{self, Verdict};
+use crate::report::Verdict;
 use crate::score::Grade;
 use crate::surface::Location;
 use std::collections::BTreeSet;
@@ -37,26 +37,16 @@ impl Gate {
     }
 }
 
-/// Grades first, then drift: a surface that no longer matches the head
-/// lockfile was not reviewed in this PR. Unlike `scan` (where drift always
-/// fails), the action makes drift configurable with `fail-on-drift`.
-pub fn evaluate(r: &ScanResult, fail_on: Grade, fail_on_drift: bool, unpinned_gates: bool) -> Gate {
-    let mut verdict = report::verdict(r, fail_on);
-    // `report::verdict` also fails on any drift; here drift follows `fail-on-drift`.
-    let graded =
-        |kind: &str, id: &str, g: Grade| format!("{kind} {} graded {g}", crate::text::visible(id));
-    verdict.reasons = r
-        .servers
-        .iter()
-        .filter(|s| s.score.grade >= fail_on)
-        .map(|s| graded("server", &s.surface.id, s.score.grade))
-        .chain(
-            r.sessions
-                .iter()
-                .filter(|s| s.score.grade >= fail_on)
-                .map(|s| graded("session", &s.id, s.score.grade)),
-        )
-        .collect();
+/// `verdict` is the grade and policy gate, judged without drift (the caller's
+/// `policy::enforce`). Drift is added here, following `fail-on-drift`: a surface
+/// that no longer matches the head lockfile was not reviewed in this PR.
+pub fn evaluate(
+    r: &ScanResult,
+    verdict: Verdict,
+    fail_on_drift: bool,
+    unpinned_gates: bool,
+) -> Gate {
+    let mut verdict = verdict;
     let drifted: Vec<String> = r
         .servers
         .iter()

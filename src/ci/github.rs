@@ -18,16 +18,10 @@ pub struct Api {
     pub repo: String,
 }
 
-/// Install ring as rustls's process-wide provider (octocrab and reqwest need one;
-/// a second install is a harmless error).
-pub fn install_crypto() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-}
-
 impl Api {
     /// `repository` is `owner/name`; `base` the API root (default `https://api.github.com`).
     pub fn new(base: &str, token: &str, repository: &str) -> Result<Api, String> {
-        install_crypto();
+        crate::acquire::registry::install_crypto_provider();
         let (owner, repo) = repository
             .split_once('/')
             .filter(|(o, r)| !o.is_empty() && !r.is_empty() && !r.contains('/'))

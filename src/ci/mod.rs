@@ -193,15 +193,10 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             "live acquisition is not available in this build: surfaces come from descriptors and the lockfile (coverage is reported per server)",
         );
     }
-    if inputs.online {
-        warn("input `online` is not supported by this build yet: registry checks were not run");
-    }
-    if let Some(p) = &inputs.policy {
-        warn(&format!(
-            "input `policy` ({}) is not supported by this build yet: no policy was applied",
-            crate::text::visible(p)
-        ));
-    }
+    let policy_path = match &inputs.policy {
+        Some(p) => Some(inside(&ws, p, "policy")?.0),
+        None => None,
+    };
 
     let api = || -> Option<Result<github::Api, String>> {
         let token = env.token()?;
@@ -347,6 +342,16 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         lockfile: lock_for_scan.map(std::sync::Arc::new),
         ..ScanOptions::default()
     };
+    let mut options = options;
+    if inputs.online {
+        // Registry I/O happens before the pipeline, as in `scan`.
+        let cfg = crate::acquire::registry::RegistryConfig::default();
+        options.registry_facts = Some(std::sync::Arc::new(crate::acquire::registry::fetch(
+            &acquired.surfaces,
+            &cfg,
+        )));
+        options.online = Some(cfg);
+    }
     let mut result = detect::run(acquired, &options);
     let mut scope = plan.scope;
     scope.lockfile_present = lock_present;
@@ -371,7 +376,27 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     }
 
     // 4. Verdict and outputs.
-    let gate = gate::evaluate(&result, inputs.fail_on, inputs.fail_on_drift, diff_mode);
+    // The policy (`policy` input, else mcptrustchecker.toml when present) and the
+    // grade gate, judged without drift: drift follows `fail-on-drift` below.
+    let drifts: Vec<_> = result.servers.iter_mut().map(|s| s.drift.take()).collect();
+    let base_verdict = crate::policy::enforce(
+        &mut result,
+        &ws,
+        policy_path.as_deref(),
+        None,
+        inputs.fail_on,
+        crate::parse::DEFAULT_MAX_FILE_BYTES,
+    )
+    .map_err(|e| crate::text::visible(&e.to_string()))?;
+    for (s, d) in result.servers.iter_mut().zip(drifts) {
+        s.drift = d;
+    }
+    let fail_on = result
+        .policy
+        .as_ref()
+        .map(|o| o.fail_on)
+        .unwrap_or(inputs.fail_on);
+    let gate = gate::evaluate(&result, base_verdict, inputs.fail_on_drift, diff_mode);
     let sarif = bridge::sarif(&result, &gate.verdict)?;
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
     let markdown = format!(
@@ -381,7 +406,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     );
 
     print_summary(&result, &gate, &scope);
-    for line in gate::annotations(&result, &gate, inputs.fail_on, inputs.fail_on_drift) {
+    for line in gate::annotations(&result, &gate, fail_on, inputs.fail_on_drift) {
         println!("{line}");
     }
     for e in &result.errors {

@@ -789,3 +789,35 @@ fn live_on_a_pull_request_is_refused_unless_forced() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("refused on pull_request"));
     assert!(api.requests().is_empty());
 }
+
+#[test]
+fn a_missing_policy_file_is_a_usage_error() {
+    let (repo, _) = base_repo();
+    let p = repo.path();
+    let out = mtc()
+        .current_dir(p)
+        .args(["ci", "--workspace"])
+        .arg(p)
+        .env("INPUT_POLICY", "policies/missing.toml")
+        .env("INPUT_COMMENT", "false")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("::error title=mcptrustchecker::policies/missing.toml"),
+        "{stdout}"
+    );
+    let out = mtc()
+        .current_dir(p)
+        .args(["ci", "--workspace"])
+        .arg(p)
+        .env("INPUT_POLICY", "../outside.toml")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a path outside the workspace is refused"
+    );
+}
