@@ -15,6 +15,18 @@ pub fn code(s: &str) -> String {
     format!("`{v}`")
 }
 
+/// Scanned text inside raw HTML (`<summary>`): visible, and with every character
+/// that HTML or Markdown could act on (tags, entities, mentions, links,
+/// emphasis) replaced by a middle dot.
+pub fn html_text(s: &str) -> String {
+    crate::text::visible(&crate::text::truncate_chars(s, 200)).replace(
+        [
+            '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\', ':',
+        ],
+        "·",
+    )
+}
+
 /// A code span safe inside a table cell.
 pub fn cell(s: &str) -> String {
     code(s).replace('|', "\\|")
@@ -92,12 +104,7 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
             let _ = writeln!(
                 out,
                 "<details><summary>{}</summary>\n",
-                crate::text::visible(&s.surface.id).replace(
-                    [
-                        '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'
-                    ],
-                    "·"
-                )
+                html_text(&s.surface.id)
             );
             if let Some(d) = &s.drift {
                 if d.diff.is_empty() {
@@ -139,12 +146,7 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
             let _ = writeln!(
                 out,
                 "<details open><summary>server {}</summary>\n",
-                crate::text::visible(&d.server).replace(
-                    [
-                        '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\'
-                    ],
-                    "·"
-                )
+                html_text(&d.server)
             );
             diff_list(&mut out, d);
             let _ = writeln!(out, "\n</details>\n");
@@ -210,6 +212,10 @@ mod tests {
         assert_eq!(code("a`b @x [l](http://e)"), "`a'b @x [l](http://e)`");
         assert_eq!(code("x\u{E0041}\ny"), "`x<U+E0041>\\ny`");
         assert_eq!(cell("a|b"), "`a\\|b`");
+        assert_eq!(
+            html_text("</summary><img src=x> @o [l](https://e)"),
+            "·/summary··img src=x· ·o ·l·(https·//e)"
+        );
         assert_eq!(shell_word("mcptrustchecker.lock"), "mcptrustchecker.lock");
         assert_eq!(shell_word("a b'c"), "'a b'\\''c'");
     }
