@@ -40,6 +40,8 @@ pub struct ScanArgs {
     pub options: ScanOptions,
     /// `--lockfile FILE` (default: `mcptrustchecker.lock` at the root, when present).
     pub lockfile: Option<PathBuf>,
+    /// Read catalogs from the running servers (`--live`).
+    pub live: Option<acquire::live::LiveOptions>,
 }
 
 fn scan_paths(args: &ScanArgs) -> Vec<PathBuf> {
@@ -78,7 +80,11 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     } else {
         crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
     };
-    let acquired = acquire::acquire_paths(&paths, &opts);
+    let mut acquired = acquire::acquire_paths(&paths, &opts);
+    // Live catalogs replace config-only ones before stage 7 compares them with the lockfile.
+    if let Some(live) = &args.live {
+        live_fill(&mut acquired, live);
+    }
     let mut options = options;
     // Registry I/O happens here, before the pipeline: stages never do I/O.
     if let Some(cfg) = &options.online {
@@ -92,6 +98,21 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
         .errors
         .extend(lock_error.filter(|e| !result.errors.contains(e)));
     result
+}
+
+/// Fill every surface from its running server and add the live findings.
+/// Exposed for `lock --live`.
+pub fn live_fill(
+    acquired: &mut acquire::Acquired,
+    live: &acquire::live::LiveOptions,
+) -> Vec<acquire::live::LiveReport> {
+    let reports = acquire::live::acquire_live_blocking(&mut acquired.surfaces, live);
+    for (report, surface) in reports.iter().zip(acquired.surfaces.iter()) {
+        acquired
+            .findings
+            .extend(acquire::live::findings(report, surface));
+    }
+    reports
 }
 
 /// Render a result in a format.
@@ -244,6 +265,7 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
         root: a.root.clone(),
         options: ScanOptions::default(),
         lockfile: None,
+        live: None,
     };
     let root = scan_root(&scan);
     let result = scan_tree(&scan);

@@ -1,6 +1,7 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
 
 use clap::{Parser, Subcommand};
+use mcptrustchecker::acquire::live::LiveOptions;
 use mcptrustchecker::acquire::registry::RegistryConfig;
 use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
@@ -129,6 +130,71 @@ struct ScanCmd {
     /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
     #[arg(long)]
     lockfile: Option<PathBuf>,
+    #[command(flatten)]
+    live: LiveFlags,
+}
+
+/// Live acquisition: connect to every configured server and read its catalog.
+#[derive(clap::Args, Clone)]
+pub struct LiveFlags {
+    /// Read each server's catalog from the running server (runs stdio commands in a sandbox).
+    #[arg(long)]
+    live: bool,
+    /// Run stdio commands outside the allowlist (npx, uvx, python, python3, node, docker, deno).
+    #[arg(long, requires = "live")]
+    allow_any_command: bool,
+    /// Per-request timeout, seconds.
+    #[arg(long, default_value_t = 15.0, value_name = "SECS")]
+    live_timeout: f64,
+    /// Wall-clock bound per server, seconds.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    live_server_timeout: f64,
+    /// Most pages read in one `*/list` loop.
+    #[arg(long, default_value_t = 50)]
+    live_max_pages: usize,
+    /// Most items kept per list.
+    #[arg(long, default_value_t = 10_000)]
+    live_max_items: usize,
+    /// Most bytes read from one server.
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    live_max_bytes: u64,
+    /// Servers scanned at once (default: cores × 2).
+    #[arg(long)]
+    live_concurrency: Option<usize>,
+    /// Only these hosts may be contacted (repeatable; default: any).
+    #[arg(long, value_name = "HOST")]
+    live_allow_host: Vec<String>,
+}
+
+impl LiveFlags {
+    /// The live options, or `None` without `--live`.
+    fn options(&self, exec_allowlist: &[String]) -> anyhow::Result<Option<LiveOptions>> {
+        if !self.live {
+            return Ok(None);
+        }
+        let secs = |v: f64, flag: &str| -> anyhow::Result<std::time::Duration> {
+            std::time::Duration::try_from_secs_f64(v)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| anyhow::anyhow!("--{flag} must be a positive number of seconds"))
+        };
+        let mut o = LiveOptions {
+            request_timeout: secs(self.live_timeout, "live-timeout")?,
+            server_timeout: secs(self.live_server_timeout, "live-server-timeout")?,
+            max_pages: self.live_max_pages.max(1),
+            max_items: self.live_max_items,
+            max_bytes: self.live_max_bytes,
+            allow_any_command: self.allow_any_command,
+            exec_allowlist: exec_allowlist.to_vec(),
+            host_allowlist: (!self.live_allow_host.is_empty())
+                .then(|| self.live_allow_host.clone()),
+            ..LiveOptions::default()
+        };
+        if let Some(c) = self.live_concurrency {
+            o.concurrency = c.max(1);
+        }
+        Ok(Some(o))
+    }
 }
 
 #[derive(clap::Args)]
@@ -212,6 +278,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 online,
                 ..ScanOptions::default()
             };
+            let live = c.live.options(&options.exec_allowlist)?;
             let args = ScanArgs {
                 paths: c.paths,
                 installed: c.installed,
@@ -222,6 +289,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 root: c.root,
                 options,
                 lockfile: c.lockfile,
+                live,
             };
             app::scan(&args)
         }

@@ -42,6 +42,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("integrity", include_str!("data/rules/integrity.toml")),
     ("policy", include_str!("data/rules/policy.toml")),
     ("supply-chain", include_str!("data/rules/supply_chain.toml")),
+    ("live", include_str!("data/rules/live.toml")),
 ];
 
 /// The whole catalogue, sorted by id.

@@ -5,6 +5,7 @@
 
 pub mod configs;
 pub mod installed;
+pub mod live;
 pub mod manifest;
 pub mod package;
 pub mod registry;

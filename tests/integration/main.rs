@@ -8,6 +8,7 @@ mod common;
 mod formats;
 mod foundation;
 mod hostile;
+mod live;
 mod lockfile;
 mod policy;
 mod supply;
