@@ -7,8 +7,8 @@
 # the working directory), and an exec-form ENTRYPOINT with an absolute path.
 #
 # Base images are pinned by digest; Dependabot (.github/dependabot.yml) proposes
-# updates. The image carries no Node or Python: live acquisition is not part of the
-# action's default (static) mode.
+# updates. The image carries no Node or Python: the action's default mode is static,
+# and `live: true` reaches remote servers; npx/uvx stdio servers need a fuller runner.
 
 FROM rust:1.95-slim-bookworm@sha256:d7482085ff5b415f84dba5647ae71606650bdef00db7aeb69f4b3d170c3e4082 AS build
 ENV CARGO_TARGET_DIR=/build/target \

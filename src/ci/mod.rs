@@ -189,9 +189,6 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         if ev.is_pull_request() && inputs.live != Live::Force {
             return Err("input `live: true` is refused on pull_request events: the PR's configs are attacker-controlled and live acquisition would run them. Use it on push or schedule, or set `live: force` if every PR author is trusted.".into());
         }
-        warn(
-            "live acquisition is not available in this build: surfaces come from descriptors and the lockfile (coverage is reported per server)",
-        );
     }
     let policy_path = match &inputs.policy {
         Some(p) => Some(inside(&ws, p, "policy")?.0),
@@ -308,7 +305,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         root: ws.clone(),
         ..AcquireOptions::default()
     };
-    let acquired = match &plan.files {
+    let mut acquired = match &plan.files {
         None => acquire::acquire_paths(std::slice::from_ref(&scan_root), &opts),
         Some(files) if files.is_empty() => acquire::Acquired::default(),
         Some(files) => {
@@ -342,6 +339,13 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         lockfile: lock_for_scan.map(std::sync::Arc::new),
         ..ScanOptions::default()
     };
+    if inputs.live != Live::Off && !acquired.surfaces.is_empty() {
+        // Sandboxed (cleared environment: no GITHUB_TOKEN or INPUT_* reaches a
+        // server), bounded, before stage 7 compares the catalogs with the lockfile.
+        let reports =
+            crate::app::live_fill(&mut acquired, &crate::acquire::live::LiveOptions::default());
+        println!("live acquisition: {} server(s) contacted", reports.len());
+    }
     let mut options = options;
     if inputs.online {
         // Registry I/O happens before the pipeline, as in `scan`.

@@ -788,6 +788,28 @@ fn live_on_a_pull_request_is_refused_unless_forced() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("refused on pull_request"));
     assert!(api.requests().is_empty());
+    // On a trusted event live acquisition runs, sandboxed: a command outside the
+    // allowlist is never spawned, and the failure is reported, not hidden.
+    let marker = p.join("pwned");
+    let cmd = format!("echo x > {}", marker.display());
+    write(
+        p,
+        ".cursor/mcp.json",
+        &json!({"mcpServers": {"evil": {"command": "sh", "args": ["-c", cmd]}}}).to_string(),
+    );
+    let head = commit(p, "evil server");
+    let push = p.join("push.json");
+    std::fs::write(&push, json!({"after": head}).to_string()).unwrap();
+    let r = run_ci(p, "push", &push, &api, &[("INPUT_LIVE", "true")]);
+    assert!(r.stdout.contains("live acquisition: "), "{}", r.stdout);
+    assert!(!marker.exists(), "a non-allowlisted command was never run");
+    let results = sarif_results(r.sarif.as_ref().unwrap());
+    assert!(
+        results
+            .iter()
+            .any(|(id, uri, _)| id == "MTC-META-003" && uri == ".cursor/mcp.json"),
+        "{results:?}"
+    );
 }
 
 #[test]
