@@ -49,7 +49,14 @@ pub fn sarif(r: &ScanResult, _verdict: &Verdict) -> Result<String, String> {
     super::fallback::sarif(r)
 }
 
+/// Scores at the base commit, by server id (the "change" column).
+pub type Baseline = std::collections::BTreeMap<String, (i64, crate::score::Grade)>;
+
 /// The Markdown report (job summary and PR comment).
-pub fn markdown(r: &ScanResult, verdict: &Verdict) -> Result<String, String> {
-    Ok(super::fallback::markdown(r, verdict))
+pub fn markdown(
+    r: &ScanResult,
+    verdict: &Verdict,
+    baseline: Option<Baseline>,
+) -> Result<String, String> {
+    Ok(super::fallback::markdown(r, verdict, baseline.as_ref()))
 }

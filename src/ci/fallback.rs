@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-pub fn markdown(r: &ScanResult, v: &Verdict) -> String {
+pub fn markdown(r: &ScanResult, v: &Verdict, base: Option<&super::bridge::Baseline>) -> String {
     let mut out = String::from("<!-- mcptrustchecker:report -->\n## MCP Trust Checker\n\n");
     let verdict = match (v.failed, v.worst_grade) {
         (true, _) => "**Gate failed**",
@@ -27,12 +27,20 @@ pub fn markdown(r: &ScanResult, v: &Verdict) -> String {
     if !r.servers.is_empty() {
         let _ = writeln!(
             out,
-            "\n| server | grade | score | coverage | findings |\n|---|---|---|---|---|"
+            "\n| server | grade | score | change | coverage | findings |\n|---|---|---|---|---|---|"
         );
         for s in &r.servers {
+            let change = match base.map(|b| b.get(&s.surface.id)) {
+                None => "—".to_string(),
+                Some(None) => "new".to_string(),
+                Some(Some((v, g))) if *v == s.score.value && *g == s.score.grade => {
+                    "no change".to_string()
+                }
+                Some(Some((v, g))) => format!("{g} {v} → {} {}", s.score.grade, s.score.value),
+            };
             let _ = writeln!(
                 out,
-                "| {} | **{}** | {} | {} | {} |",
+                "| {} | **{}** | {} | {change} | {} | {} |",
                 cell(&s.surface.id),
                 s.score.grade,
                 s.score.value,

@@ -6,6 +6,7 @@
 //! lockfile (drift the PR did not record is unreviewed) → write SARIF, the job
 //! summary, outputs and annotations → post one sticky PR comment → exit 0/1/2.
 
+pub mod base;
 pub mod bridge;
 pub mod changed;
 pub mod comment;
@@ -185,10 +186,8 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     }
     let diff_mode = base.is_some();
 
-    if inputs.live != Live::Off {
-        if ev.is_pull_request() && inputs.live != Live::Force {
-            return Err("input `live: true` is refused on pull_request events: the PR's configs are attacker-controlled and live acquisition would run them. Use it on push or schedule, or set `live: force` if every PR author is trusted.".into());
-        }
+    if inputs.live != Live::Off && ev.is_pull_request() && inputs.live != Live::Force {
+        return Err("input `live: true` is refused on pull_request events: the PR's configs are attacker-controlled and live acquisition would run them. Use it on push or schedule, or set `live: force` if every PR author is trusted.".into());
     }
     let policy_path = match &inputs.policy {
         Some(p) => Some(inside(&ws, p, "policy")?.0),
@@ -379,6 +378,20 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         result.lockfile_changes = bridge::lockfile_diff(base_text.as_deref(), head, &lock_rel)?;
     }
 
+    // The base side, for "change against the base" (best effort).
+    let baseline = match (&plan.files, plan.base.as_deref()) {
+        (Some(files), Some(b)) if !files.is_empty() && changed::resolve(&ws, b).is_some() => {
+            match base::scores(&ws, b, files, &lock_rel) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    warn(&format!("could not score the base commit: {e}"));
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+
     // 4. Verdict and outputs.
     // The policy (`policy` input, else mcptrustchecker.toml when present) and the
     // grade gate, judged without drift: drift follows `fail-on-drift` below.
@@ -405,7 +418,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
     let markdown = format!(
         "{}\n{}",
-        bridge::markdown(&result, &gate.verdict)?,
+        bridge::markdown(&result, &gate.verdict, baseline)?,
         summary::section(&result, &gate, &scope, &lock_rel)
     );
 

@@ -544,7 +544,7 @@ fn unreviewed_poisoned_change_fails_with_drift() {
     assert_eq!(ours.len(), 1);
     let body = &ours[0].1;
     assert!(
-        body.contains("Gate failed") && body.contains("**F**"),
+        body.contains("Gate failed") && body.contains("**F**") && body.contains("| A 100 → F "),
         "{body}"
     );
     assert!(
@@ -582,6 +582,7 @@ fn new_server_without_a_lockfile_entry_fails_and_says_how_to_pin_it() {
     );
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert_eq!(r.output("drift").as_deref(), Some("true"));
+    assert!(api.ours()[0].1.contains("| new |"), "a server absent at the base is new");
     assert_eq!(
         r.output("grade").as_deref(),
         Some("A"),
