@@ -42,6 +42,8 @@ pub struct ScanArgs {
     pub lockfile: Option<PathBuf>,
     /// Read catalogs from the running servers (`--live`).
     pub live: Option<acquire::live::LiveOptions>,
+    /// An earlier JSON report to compare scores against (Markdown "Change" column).
+    pub baseline: Option<PathBuf>,
 }
 
 fn scan_paths(args: &ScanArgs) -> Vec<PathBuf> {
@@ -122,14 +124,40 @@ pub fn render(
     format: Format,
     color: bool,
 ) -> Result<String> {
+    render_with_baseline(result, verdict, format, color, None)
+}
+
+/// Render, comparing against an earlier report (used by the Markdown format only).
+pub fn render_with_baseline(
+    result: &ScanResult,
+    verdict: &Verdict,
+    format: Format,
+    color: bool,
+    baseline: Option<report::markdown::Baseline>,
+) -> Result<String> {
     Ok(match format {
         Format::Json => report::json::render(result, verdict),
         Format::Terminal => {
             report::terminal::render(result, verdict, &report::terminal::Style { color })
         }
-        Format::Sarif => anyhow::bail!("--format sarif is not available yet"),
-        Format::Markdown => anyhow::bail!("--format markdown is not available yet"),
+        Format::Sarif => report::sarif::render(result, verdict),
+        Format::Markdown => report::markdown::render(
+            result,
+            verdict,
+            &report::markdown::Options {
+                baseline,
+                ..Default::default()
+            },
+        ),
     })
+}
+
+/// Read `--baseline FILE` (a JSON report from an earlier scan).
+pub fn read_baseline(path: &Path) -> Result<report::markdown::Baseline> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading baseline {}", path.display()))?;
+    report::markdown::Baseline::from_json(&text)
+        .map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
 }
 
 /// Write to a file atomically, or to stdout.
@@ -163,6 +191,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// `mcptrustchecker scan`.
 pub fn scan(args: &ScanArgs) -> Result<i32> {
+    let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
     let mut result = scan_tree(args);
     let verdict = crate::policy::enforce(
         &mut result,
@@ -176,7 +205,7 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
     let color = args.output.is_none()
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none();
-    let text = render(&result, &verdict, args.format, color)?;
+    let text = render_with_baseline(&result, &verdict, args.format, color, baseline)?;
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
         // Keep a one-line verdict on stderr for humans when the report goes to a file.
@@ -266,6 +295,7 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
         options: ScanOptions::default(),
         lockfile: None,
         live: None,
+        baseline: None,
     };
     let root = scan_root(&scan);
     let result = scan_tree(&scan);

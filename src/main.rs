@@ -24,7 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Scan MCP client configs, server descriptors and tool manifests.
-    Scan(ScanCmd),
+    Scan(Box<ScanCmd>),
     /// Pin every server's surface into the lockfile (only changed entries are rewritten).
     Lock(LockCmd),
     /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.
@@ -130,6 +130,9 @@ struct ScanCmd {
     /// Lockfile to check drift against (default: mcptrustchecker.lock at the root, when present).
     #[arg(long)]
     lockfile: Option<PathBuf>,
+    /// An earlier `--format json` report: the Markdown report shows each server's change against it.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     #[command(flatten)]
     live: LiveFlags,
 }
@@ -290,6 +293,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 options,
                 lockfile: c.lockfile,
                 live,
+                baseline: c.baseline,
             };
             app::scan(&args)
         }

@@ -39,6 +39,7 @@ struct RuleFile {
 const SOURCES: &[(&str, &str)] = &[
     ("acquire", include_str!("data/rules/acquire.toml")),
     ("unicode", include_str!("data/rules/unicode.toml")),
+    ("injection", include_str!("data/rules/injection.toml")),
     ("integrity", include_str!("data/rules/integrity.toml")),
     ("policy", include_str!("data/rules/policy.toml")),
     ("supply-chain", include_str!("data/rules/supply_chain.toml")),

@@ -4,6 +4,7 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod injection;
 pub mod integrity;
 pub mod meta;
 pub mod policy;
@@ -145,6 +146,7 @@ fn server_stages(
 ) {
     meta::check(s, out);
     unicode::check(s, opts, out);
+    injection::check(s, opts, out);
     supply_chain::check(s, opts, out);
     policy::check(s, out);
     let _ = roles;

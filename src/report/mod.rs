@@ -2,6 +2,8 @@
 //! every format is deterministic and testable without a terminal.
 
 pub mod json;
+pub mod markdown;
+pub mod sarif;
 pub mod terminal;
 
 use crate::detect::ScanResult;
