@@ -45,18 +45,20 @@ pub fn lockfile_diff(
 }
 
 /// SARIF 2.1.0 for code scanning.
-pub fn sarif(r: &ScanResult, _verdict: &Verdict) -> Result<String, String> {
-    super::fallback::sarif(r)
+pub fn sarif(r: &ScanResult, verdict: &Verdict) -> String {
+    crate::report::sarif::render(r, verdict)
 }
 
 /// Scores at the base commit, by server id (the "change" column).
 pub type Baseline = std::collections::BTreeMap<String, (i64, crate::score::Grade)>;
 
-/// The Markdown report (job summary and PR comment).
-pub fn markdown(
-    r: &ScanResult,
-    verdict: &Verdict,
-    baseline: Option<Baseline>,
-) -> Result<String, String> {
-    Ok(super::fallback::markdown(r, verdict, baseline.as_ref()))
+/// The Markdown report (job summary and PR comment), leaving room below
+/// GitHub's comment limit for the CI section appended after it.
+pub fn markdown(r: &ScanResult, verdict: &Verdict, baseline: Option<Baseline>) -> String {
+    use crate::report::markdown::{self, Options};
+    let opts = Options {
+        baseline: baseline.map(|servers| markdown::Baseline { servers }),
+        max_chars: markdown::MAX_CHARS - 5_000,
+    };
+    markdown::render(r, verdict, &opts)
 }

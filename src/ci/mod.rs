@@ -11,7 +11,6 @@ pub mod bridge;
 pub mod changed;
 pub mod comment;
 pub mod event;
-mod fallback;
 pub mod gate;
 pub mod github;
 pub mod summary;
@@ -414,11 +413,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .map(|o| o.fail_on)
         .unwrap_or(inputs.fail_on);
     let gate = gate::evaluate(&result, base_verdict, inputs.fail_on_drift, diff_mode);
-    let sarif = bridge::sarif(&result, &gate.verdict)?;
+    let sarif = bridge::sarif(&result, &gate.verdict);
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
     let markdown = format!(
         "{}\n{}",
-        bridge::markdown(&result, &gate.verdict, baseline)?,
+        bridge::markdown(&result, &gate.verdict, baseline),
         summary::section(&result, &gate, &scope, &lock_rel)
     );
 

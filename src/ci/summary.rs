@@ -95,34 +95,13 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         let _ = writeln!(out, "> [!NOTE]\n> {n}\n");
     }
     if !g.drifted.is_empty() {
+        let ids: Vec<String> = g.drifted.iter().map(|id| code(id)).collect();
         let _ = writeln!(
             out,
-            "**Unreviewed drift** — these surfaces no longer match {} and this change does not update it:\n",
+            "**Unreviewed drift** in {}: the surface no longer matches {} and this change does not update it (the changes are listed above).\n",
+            ids.join(", "),
             code(lockfile)
         );
-        for s in r.servers.iter().filter(|s| s.drift.is_some()) {
-            let _ = writeln!(
-                out,
-                "<details><summary>{}</summary>\n",
-                html_text(&s.surface.id)
-            );
-            if let Some(d) = &s.drift {
-                if d.diff.is_empty() {
-                    let _ = writeln!(
-                        out,
-                        "- the surface digest changed (`{}` pinned)",
-                        &d.pinned_digest
-                            .chars()
-                            .take(12)
-                            .collect::<String>()
-                            .replace('`', "")
-                    );
-                } else {
-                    diff_list(&mut out, &d.diff);
-                }
-            }
-            let _ = writeln!(out, "\n</details>\n");
-        }
     }
     id_list(
         &mut out,
@@ -139,18 +118,10 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
     if !r.lockfile_changes.is_empty() {
         let _ = writeln!(
             out,
-            "**Reviewed changes** — this change updates {}:\n",
-            code(lockfile)
+            "**Reviewed change**: this change updates {} for {} server(s) (the semantic diff is listed above).\n",
+            code(lockfile),
+            r.lockfile_changes.len()
         );
-        for d in &r.lockfile_changes {
-            let _ = writeln!(
-                out,
-                "<details open><summary>server {}</summary>\n",
-                html_text(&d.server)
-            );
-            diff_list(&mut out, d);
-            let _ = writeln!(out, "\n</details>\n");
-        }
     }
     if g.drift() {
         let _ = writeln!(

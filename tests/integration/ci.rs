@@ -469,16 +469,19 @@ fn reviewed_change_passes_and_comments_the_diff() {
     assert_eq!(ours.len(), 1, "exactly one comment");
     let body = &ours[0].1;
     assert!(body.starts_with(MARKER));
-    assert!(body.contains("**A**"), "the grade is shown:\n{body}");
     assert!(
-        body.contains("Reviewed changes") && body.contains("servers/notes/tools.json"),
+        body.contains("Gate passed") && body.contains("| 🟢 A | 100/100 |"),
+        "the grade is shown:\n{body}"
+    );
+    assert!(
+        body.contains("Reviewed changes") && body.contains("servers/notes/tools&#46;json"),
         "{body}"
     );
     assert!(
-        body.contains("**tool-added** `tools[add_note]`"),
+        body.contains("**tool added** · tools&#91;add&#95;note&#93;"),
         "the diff names the added tool:\n{body}"
     );
-    assert!(!body.contains("Unreviewed drift"), "{body}");
+    assert!(!body.contains("Unreviewed"), "{body}");
     assert!(
         r.summary.contains(MARKER) && r.summary.contains("Reviewed changes"),
         "the job summary carries the report"
@@ -544,7 +547,7 @@ fn unreviewed_poisoned_change_fails_with_drift() {
     assert_eq!(ours.len(), 1);
     let body = &ours[0].1;
     assert!(
-        body.contains("Gate failed") && body.contains("**F**") && body.contains("| A 100 → F "),
+        body.contains("Gate failed") && body.contains("| 🔴 F |") && body.contains("(A → F)"),
         "{body}"
     );
     assert!(
@@ -552,8 +555,8 @@ fn unreviewed_poisoned_change_fails_with_drift() {
         "{body}"
     );
     assert!(
-        body.contains("**description-changed** `tools[search_notes]`")
-            && body.contains("<U+E0042>"),
+        body.contains("**description changed** · tools&#91;search&#95;notes&#93;")
+            && body.contains("&lt;U&#43;E0042&gt;"),
         "the diff, hidden text made visible:\n{body}"
     );
     assert!(
@@ -582,7 +585,10 @@ fn new_server_without_a_lockfile_entry_fails_and_says_how_to_pin_it() {
     );
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert_eq!(r.output("drift").as_deref(), Some("true"));
-    assert!(api.ours()[0].1.contains("| new |"), "a server absent at the base is new");
+    assert!(
+        api.ours()[0].1.contains("| new |"),
+        "a server absent at the base is new"
+    );
     assert_eq!(
         r.output("grade").as_deref(),
         Some("A"),
