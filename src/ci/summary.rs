@@ -1,77 +1,18 @@
-//! The CI part of the comment and job summary: what changed in the lockfile
-//! (the reviewed change), what drifted without review, which servers have no
-//! lockfile entry, and the exact command that approves a change. Scanned text
-//! only ever appears inside code spans, made visible and stripped of backticks,
-//! so it cannot become a mention, link, image, HTML or Markdown structure.
+//! The CI part of the comment and job summary, appended to the shared Markdown
+//! report: what was scanned and how the changed files were found, which
+//! servers fail the gate for missing review, and the exact command that
+//! approves a change. Scanned text only ever appears inside code spans, made
+//! visible and stripped of backticks, so it cannot become a mention, link,
+//! image, HTML or Markdown structure.
 
 use super::gate::Gate;
 use crate::detect::ScanResult;
-use crate::diff::CatalogDiff;
 use std::fmt::Write;
 
 /// Scanned text as an inert inline code span.
 pub fn code(s: &str) -> String {
     let v = crate::text::visible(&crate::text::truncate_chars(s, 300)).replace('`', "'");
     format!("`{v}`")
-}
-
-/// Scanned text inside raw HTML (`<summary>`): visible, and with every character
-/// that HTML or Markdown could act on (tags, entities, mentions, links,
-/// emphasis) replaced by a middle dot.
-pub fn html_text(s: &str) -> String {
-    crate::text::visible(&crate::text::truncate_chars(s, 200)).replace(
-        [
-            '<', '>', '&', '`', '@', '[', ']', '|', '*', '_', '#', '!', '\\', ':',
-        ],
-        "·",
-    )
-}
-
-/// A code span safe inside a table cell.
-pub fn cell(s: &str) -> String {
-    code(s).replace('|', "\\|")
-}
-
-/// How many changes of one server are listed before "and N more".
-const MAX_CHANGES: usize = 40;
-
-/// One server's semantic diff as a list.
-pub fn diff_list(out: &mut String, d: &CatalogDiff) {
-    for c in d.changes.iter().take(MAX_CHANGES) {
-        let item = c
-            .item
-            .as_deref()
-            .map(|i| format!(" {}", code(i)))
-            .unwrap_or_default();
-        let ws = if c.whitespace_only {
-            " _(whitespace only)_"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            "- **{}**{item}: {}{ws}",
-            kind(c.kind),
-            code(&c.summary)
-        );
-        if let (Some(b), Some(a)) = (&c.before, &c.after) {
-            let _ = writeln!(out, "  - before: {}\n  - after: {}", code(b), code(a));
-        }
-    }
-    if d.changes.len() > MAX_CHANGES {
-        let _ = writeln!(
-            out,
-            "- … and {} more changes",
-            d.changes.len() - MAX_CHANGES
-        );
-    }
-}
-
-fn kind(k: crate::diff::ChangeKind) -> String {
-    serde_json::to_value(k)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// Where the list of changed files came from, and what was scanned.
@@ -92,7 +33,11 @@ pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> Strin
         let _ = writeln!(out, "_Scope: {}._\n", scope.how);
     }
     for n in &scope.notes {
-        let _ = writeln!(out, "> [!NOTE]\n> {n}\n");
+        let _ = writeln!(
+            out,
+            "> [!NOTE]\n> {}\n",
+            crate::report::markdown::escape_inline(n)
+        );
     }
     if !g.drifted.is_empty() {
         let ids: Vec<String> = g.drifted.iter().map(|id| code(id)).collect();
@@ -182,11 +127,6 @@ mod tests {
     fn code_spans_are_inert() {
         assert_eq!(code("a`b @x [l](http://e)"), "`a'b @x [l](http://e)`");
         assert_eq!(code("x\u{E0041}\ny"), "`x<U+E0041>\\ny`");
-        assert_eq!(cell("a|b"), "`a\\|b`");
-        assert_eq!(
-            html_text("</summary><img src=x> @o [l](https://e)"),
-            "·/summary··img src=x· ·o ·l·(https·//e)"
-        );
         assert_eq!(shell_word("mcptrustchecker.lock"), "mcptrustchecker.lock");
         assert_eq!(shell_word("a b'c"), "'a b'\\''c'");
     }
