@@ -30,7 +30,11 @@ enum Command {
     /// Show the semantic diff between the servers and the lockfile; exit 1 on drift.
     Diff(DiffCmd),
     /// List every rule.
-    Rules,
+    Rules {
+        /// Print the catalogue as Markdown (the source of docs/rules.md).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Work with the policy file (`mcptrustchecker.toml`).
     Policy {
         #[command(subcommand)]
@@ -321,8 +325,13 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             now: c.now,
             max_file_bytes: c.max_file_size,
         }),
-        Command::Rules => {
-            app::emit(&app::rules(), None)?;
+        Command::Rules { markdown } => {
+            let text = if markdown {
+                app::rules_markdown()
+            } else {
+                app::rules()
+            };
+            app::emit(&text, None)?;
             Ok(exit::OK)
         }
         Command::Explain { id } => match app::explain(&id) {

@@ -8,8 +8,12 @@ fn demo_scans_and_fails_on_the_poisoned_server() {
     assert_eq!(code, 1, "the poisoned notes server is graded F");
     let notes = server(&r, "fixtures/demo/servers/notes/tools.json");
     assert_eq!(notes["score"]["grade"], "F");
-    let f = &notes["findings"][0];
-    assert_eq!(f["rule_id"], "MTC-UNI-001");
+    let f = notes["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "MTC-UNI-001")
+        .expect("UNI-001");
     assert!(f["evidence"].as_str().unwrap().contains("~/.ssh/id_rsa"));
     assert_eq!(
         f["location"]["path"],
@@ -161,4 +165,19 @@ fn terminal_output_never_contains_raw_escapes_from_input() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains('\u{1b}'), "raw ESC leaked: {text:?}");
     assert!(text.contains("tools.json"));
+}
+
+#[test]
+fn docs_rules_md_is_in_sync_with_the_catalogue() {
+    let out = mtc().args(["rules", "--markdown"]).output().unwrap();
+    assert!(out.status.success());
+    let generated = String::from_utf8(out.stdout).unwrap();
+    let committed = std::fs::read_to_string(repo().join("docs/rules.md")).unwrap_or_default();
+    assert!(
+        generated == committed,
+        "docs/rules.md is stale: run `cargo run -- rules --markdown > docs/rules.md`"
+    );
+    for r in mcptrustchecker::rules::all() {
+        assert!(generated.contains(&format!("<a id=\"{}\"></a>", r.id.to_ascii_lowercase())));
+    }
 }

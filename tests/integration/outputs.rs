@@ -646,6 +646,7 @@ fn markdown_baseline_shows_the_change() {
         .iter_mut()
         .find(|s| s["id"] == "fixtures/demo/servers/notes/tools.json")
         .unwrap();
+    let current = notes["score"]["value"].as_i64().unwrap();
     notes["score"]["value"] = 90.into();
     notes["score"]["grade"] = "A".into();
     base["servers"]
@@ -670,7 +671,7 @@ fn markdown_baseline_shows_the_change() {
         md.contains("| Server | Grade | Score | Coverage | Change |"),
         "{md}"
     );
-    assert!(md.contains("▼ -35 (A → F)"), "{md}");
+    assert!(md.contains(&format!("▼ -{} (A → F)", 90 - current)), "{md}");
     assert!(md.contains("no change"));
     assert!(md.contains("removed (was C, 70/100)"));
     let h = gfm(&md);
@@ -739,7 +740,10 @@ fn huge_catalog_report_stays_under_the_comment_limit() {
     // The SARIF for the same scan keeps every result and is valid.
     let sarif = sarif_scan(&[r, "--root", r], root);
     let v: Value = serde_json::from_str(&sarif).unwrap();
-    assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), 151);
+    let (report, _) = scan_json(&[r, "--root", r]);
+    let findings = report["summary"]["findings"]["total"].as_u64().unwrap() as usize;
+    assert!(findings > 150);
+    assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), findings);
     validate_schema(&write_sarifs(root, &[sarif]));
 }
 
