@@ -10,6 +10,7 @@
 pub mod acquire;
 pub mod app;
 pub mod canonical;
+pub mod ci;
 pub mod confusables;
 pub mod detect;
 pub mod diff;

@@ -45,6 +45,24 @@ enum Command {
         /// Rule id, e.g. MTC-UNI-001.
         id: String,
     },
+    /// The CI gate and GitHub Action entrypoint (reads the GitHub environment).
+    Ci(CiCmd),
+}
+
+#[derive(clap::Args)]
+struct CiCmd {
+    /// Base revision: scan what changed between it and --head (default: the PR's base).
+    #[arg(long)]
+    base: Option<String>,
+    /// Head revision (default: the PR's head, or HEAD with --base).
+    #[arg(long)]
+    head: Option<String>,
+    /// Event payload (default: $GITHUB_EVENT_PATH).
+    #[arg(long)]
+    event: Option<PathBuf>,
+    /// Repository checkout (default: $GITHUB_WORKSPACE, else the current directory).
+    #[arg(long)]
+    workspace: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -303,6 +321,18 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 baseline: c.baseline,
             };
             app::scan(&args)
+        }
+        Command::Ci(c) => {
+            let args = mcptrustchecker::ci::CiArgs {
+                base: c.base,
+                head: c.head,
+                event: c.event,
+                workspace: c.workspace,
+            };
+            Ok(mcptrustchecker::ci::run(
+                &args,
+                &mcptrustchecker::ci::event::Env::from_process(),
+            ))
         }
         Command::Lock(c) => lockcmd::lock(&c.args(false)),
         Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),

@@ -1,7 +1,9 @@
 //! Integration tests: all in one binary (faster to link), each module runs the
 //! real `mcptrustchecker` binary on fixtures.
 
+mod action;
 mod bad_input;
+mod ci;
 mod common;
 mod detection;
 mod flows;

@@ -1,0 +1,64 @@
+//! Where the CI mode meets the lockfile and the report renderers: each function
+//! here is the single switch point to the shared implementation.
+
+use crate::detect::ScanResult;
+use crate::diff::CatalogDiff;
+use crate::lockfile::{Lockfile, id_file};
+use crate::report::Verdict;
+use std::path::Path;
+
+/// The head lockfile (`None` when the repository has none yet). A malformed
+/// lockfile is an error naming the file and the position.
+pub fn load_lock(abs: &Path, display: &str, root: &Path) -> Result<Option<Lockfile>, String> {
+    if !abs.exists() {
+        return Ok(None);
+    }
+    Lockfile::load(abs, display, root)
+        .map(Some)
+        .map_err(|e| crate::text::visible(&e.to_string()))
+}
+
+/// Config files (or descriptors) whose servers a lockfile pins.
+pub fn pinned_paths(lock: &Lockfile) -> Vec<String> {
+    let mut v: Vec<String> = lock
+        .entries
+        .keys()
+        .map(|id| id_file(id).to_string())
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The reviewed change: base lockfile → head lockfile, server by server.
+pub fn lockfile_diff(
+    base: Option<&str>,
+    head: &Lockfile,
+    display: &str,
+) -> Result<Vec<CatalogDiff>, String> {
+    let before = match base {
+        Some(t) => Lockfile::parse(t, &format!("{display} (base)"))
+            .map_err(|e| crate::text::visible(&e.to_string()))?,
+        None => Lockfile::empty(display),
+    };
+    Ok(crate::diff::diff_lockfiles(&before, head))
+}
+
+/// SARIF 2.1.0 for code scanning.
+pub fn sarif(r: &ScanResult, verdict: &Verdict) -> String {
+    crate::report::sarif::render(r, verdict)
+}
+
+/// Scores at the base commit, by server id (the "change" column).
+pub type Baseline = std::collections::BTreeMap<String, (i64, crate::score::Grade)>;
+
+/// The Markdown report (job summary and PR comment), leaving room below
+/// GitHub's comment limit for the CI section appended after it.
+pub fn markdown(r: &ScanResult, verdict: &Verdict, baseline: Option<Baseline>) -> String {
+    use crate::report::markdown::{self, Options};
+    let opts = Options {
+        baseline: baseline.map(|servers| markdown::Baseline { servers }),
+        max_chars: markdown::MAX_CHARS - 5_000,
+    };
+    markdown::render(r, verdict, &opts)
+}

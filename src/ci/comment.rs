@@ -1,0 +1,144 @@
+//! The sticky pull-request comment: one per PR, found again by a hidden marker
+//! and by its author, updated in place, never duplicated. Writing it is best
+//! effort: the caller turns any error into a warning.
+
+use super::github::{Api, Identity, IssueComment};
+
+/// Starts every comment we write; the Markdown report carries the same marker.
+pub const MARKER: &str = "<!-- mcptrustchecker:report -->";
+
+/// GitHub refuses comments over 65,536 characters; keep a margin.
+pub const MAX_CHARS: usize = 65_000;
+
+/// What happened to the comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Created(u64),
+    Updated(u64),
+    /// Nothing to say and no earlier comment to refresh.
+    NotNeeded,
+}
+
+/// The comment body: marker first (once), capped below GitHub's limit.
+pub fn body(markdown: &str) -> String {
+    let rest = markdown.replacen(MARKER, "", 1);
+    let full = format!("{MARKER}\n{}", rest.trim_start_matches('\n'));
+    cap(&full, MAX_CHARS)
+}
+
+/// Cut at a line boundary, close what the cut left open, and say so.
+pub fn cap(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    const NOTE: &str = "\n\n_The report was truncated to fit in a comment; the full report is in the job summary and the SARIF file._\n";
+    let budget = max.saturating_sub(NOTE.len() + 200);
+    let (mut kept, mut count) = (String::new(), 0);
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if count + n > budget {
+            break;
+        }
+        kept.push_str(line);
+        count += n;
+    }
+    if kept
+        .lines()
+        .filter(|l| l.trim_start().starts_with("```"))
+        .count()
+        % 2
+        == 1
+    {
+        kept.push_str("\n```\n");
+    }
+    let open = kept
+        .matches("<details>")
+        .count()
+        .saturating_sub(kept.matches("</details>").count());
+    for _ in 0..open {
+        kept.push_str("\n</details>\n");
+    }
+    kept.push_str(NOTE);
+    kept
+}
+
+/// Ours: written by the token's identity and carrying the marker. Anyone can
+/// post a comment containing the marker; we never adopt theirs.
+fn is_ours(who: &Identity, c: &IssueComment) -> bool {
+    let by_us = match who {
+        Identity::Login(l) => &c.author == l,
+        Identity::AnyBot => c.bot,
+    };
+    by_us && c.body.contains(MARKER)
+}
+
+/// Update our earlier comment (the oldest, if a past race left several), or
+/// create one when `create` allows it.
+pub async fn upsert(api: &Api, number: u64, body: &str, create: bool) -> Result<Outcome, String> {
+    let who = api.identity().await;
+    let comments = api.comments(number).await?;
+    match comments
+        .iter()
+        .filter(|c| is_ours(&who, c))
+        .min_by_key(|c| c.id)
+    {
+        Some(c) => api
+            .update_comment(c.id, body)
+            .await
+            .map(|_| Outcome::Updated(c.id)),
+        None if create => api.create_comment(number, body).await.map(Outcome::Created),
+        None => Ok(Outcome::NotNeeded),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marker_once_and_first() {
+        let b = body(&format!("{MARKER}\n# Report\n"));
+        assert!(b.starts_with(MARKER));
+        assert_eq!(b.matches(MARKER).count(), 1);
+        assert!(body("plain").starts_with(MARKER));
+    }
+
+    #[test]
+    fn ownership_needs_author_and_marker() {
+        let c = |author: &str, bot: bool, body: &str| IssueComment {
+            id: 1,
+            author: author.into(),
+            bot,
+            body: body.into(),
+        };
+        let me = Identity::Login("ci-user".into());
+        assert!(is_ours(&me, &c("ci-user", false, &format!("x {MARKER}"))));
+        assert!(!is_ours(&me, &c("mallory", false, MARKER)));
+        assert!(!is_ours(&me, &c("ci-user", false, "no marker")));
+        assert!(is_ours(
+            &Identity::AnyBot,
+            &c("github-actions[bot]", true, MARKER)
+        ));
+        assert!(
+            !is_ours(&Identity::AnyBot, &c("mallory", false, MARKER)),
+            "a person's planted marker is not ours"
+        );
+    }
+
+    #[test]
+    fn cap_closes_details_and_fences() {
+        let mut s = String::from("<details>\n```\n");
+        for i in 0..20_000 {
+            s.push_str(&format!("line {i}\n"));
+        }
+        let c = cap(&s, 5_000);
+        assert!(c.chars().count() <= 5_000);
+        assert_eq!(
+            c.matches("<details>").count(),
+            c.matches("</details>").count()
+        );
+        assert_eq!(c.lines().filter(|l| l.starts_with("```")).count() % 2, 0);
+        assert!(c.contains("truncated"));
+        assert_eq!(cap("short", 10), "short");
+    }
+}

@@ -1,0 +1,289 @@
+//! The CI verdict (grades, unreviewed drift, servers with no lockfile entry) and
+//! how it reaches GitHub: step outputs, workflow annotations.
+
+use crate::detect::ScanResult;
+use crate::finding::{Finding, Severity};
+use crate::report::Verdict;
+use crate::score::Grade;
+use crate::surface::Location;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Most annotations written per run (GitHub shows only the first few per step anyway).
+const MAX_ANNOTATIONS: usize = 50;
+
+/// Rule id of lockfile drift.
+pub const DRIFT_RULE: &str = "MTC-TOFU-001";
+
+#[derive(Debug, Clone)]
+pub struct Gate {
+    pub verdict: Verdict,
+    /// Servers whose surface differs from the head lockfile: drift the PR did not review.
+    pub drifted: Vec<String>,
+    /// Servers with no lockfile entry that fail the gate (pull requests only).
+    pub unpinned: Vec<String>,
+    /// Servers with no lockfile entry whose catalog was not read (config-only):
+    /// they cannot be pinned statically, so they are reported, not gated.
+    pub uninspected: Vec<String>,
+    pub worst_score: Option<i64>,
+    /// Unsuppressed findings, servers and sessions together.
+    pub findings: usize,
+}
+
+impl Gate {
+    /// Unreviewed change of any kind (the `drift` output).
+    pub fn drift(&self) -> bool {
+        !self.drifted.is_empty() || !self.unpinned.is_empty()
+    }
+}
+
+/// `verdict` is the grade and policy gate, judged without drift (the caller's
+/// `policy::enforce`). Drift is added here, following `fail-on-drift`: a surface
+/// that no longer matches the head lockfile was not reviewed in this PR.
+pub fn evaluate(
+    r: &ScanResult,
+    verdict: Verdict,
+    fail_on_drift: bool,
+    unpinned_gates: bool,
+) -> Gate {
+    let mut verdict = verdict;
+    let drifted: Vec<String> = r
+        .servers
+        .iter()
+        .filter(|s| s.drift.is_some())
+        .map(|s| s.surface.id.clone())
+        .collect();
+    // Only a catalog that was read can be pinned; a config-only server is
+    // reported (MTC-META-001, and in the comment) but cannot be locked statically.
+    let (mut unpinned, mut uninspected) = (Vec::new(), Vec::new());
+    for s in r
+        .servers
+        .iter()
+        .filter(|s| r.unpinned.contains(&s.surface.id))
+    {
+        if crate::lockfile::acquired(&s.surface) {
+            unpinned.push(s.surface.id.clone());
+        } else {
+            uninspected.push(s.surface.id.clone());
+        }
+    }
+    if !unpinned_gates {
+        unpinned.clear();
+    }
+    if fail_on_drift {
+        for id in &drifted {
+            verdict.reasons.push(format!(
+                "server {} drifted from the lockfile without a reviewed lockfile change",
+                crate::text::visible(id)
+            ));
+        }
+        for id in &unpinned {
+            verdict.reasons.push(format!(
+                "server {} has no lockfile entry: run `mcptrustchecker lock` and commit",
+                crate::text::visible(id)
+            ));
+        }
+    }
+    verdict.failed = !verdict.reasons.is_empty();
+    let worst_score = r
+        .servers
+        .iter()
+        .map(|s| s.score.value)
+        .chain(r.sessions.iter().map(|s| s.score.value))
+        .min();
+    let findings = all_findings(r).filter(|f| f.suppressed.is_none()).count();
+    Gate {
+        verdict,
+        drifted,
+        unpinned,
+        uninspected,
+        worst_score,
+        findings,
+    }
+}
+
+fn all_findings(r: &ScanResult) -> impl Iterator<Item = &Finding> {
+    r.servers
+        .iter()
+        .flat_map(|s| &s.findings)
+        .chain(r.sessions.iter().flat_map(|s| &s.findings))
+}
+
+/// `name=value` lines for `$GITHUB_OUTPUT`; a value with a line break uses
+/// GitHub's heredoc form with a delimiter that cannot occur in it.
+pub fn outputs(g: &Gate, sarif_file: &str) -> String {
+    let pairs = [
+        (
+            "grade",
+            g.verdict
+                .worst_grade
+                .map(|x| x.as_str().to_string())
+                .unwrap_or_default(),
+        ),
+        (
+            "score",
+            g.worst_score.map(|x| x.to_string()).unwrap_or_default(),
+        ),
+        ("drift", g.drift().to_string()),
+        ("findings", g.findings.to_string()),
+        ("sarif-file", sarif_file.to_string()),
+        ("passed", (!g.verdict.failed).to_string()),
+    ];
+    let mut out = String::new();
+    for (k, v) in pairs {
+        if v.contains('\n') || v.contains('\r') {
+            let mut delim = String::from("MTC_EOF");
+            while v.contains(&delim) {
+                delim.push('_');
+            }
+            let _ = write!(out, "{k}<<{delim}\n{v}\n{delim}\n");
+        } else {
+            let _ = writeln!(out, "{k}={v}");
+        }
+    }
+    out
+}
+
+/// Escape a workflow command's message (`%`, CR, LF).
+pub fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escape a workflow command property value (also `:` and `,`).
+pub fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn command(level: &str, loc: &Location, title: &str, message: &str) -> String {
+    let mut props = vec![format!("file={}", escape_property(&loc.path))];
+    if loc.line > 0 {
+        props.push(format!("line={}", loc.line));
+        if loc.column > 0 {
+            props.push(format!("col={}", loc.column));
+        }
+    }
+    props.push(format!(
+        "title={}",
+        escape_property(&crate::text::visible(title))
+    ));
+    format!(
+        "::{level} {}::{}",
+        props.join(","),
+        escape_data(&crate::text::visible(message))
+    )
+}
+
+/// `::error` annotations for what fails the gate: the serious findings of every
+/// server or session graded at or below `fail_on`, drift, and unpinned servers.
+pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool) -> Vec<String> {
+    let mut picked: Vec<&Finding> = Vec::new();
+    let failing = r
+        .servers
+        .iter()
+        .filter(|s| s.score.grade >= fail_on)
+        .map(|s| &s.findings)
+        .chain(
+            r.sessions
+                .iter()
+                .filter(|s| s.score.grade >= fail_on)
+                .map(|s| &s.findings),
+        );
+    for fs in failing {
+        let live: Vec<&Finding> = fs.iter().filter(|f| f.suppressed.is_none()).collect();
+        let serious: Vec<&Finding> = live
+            .iter()
+            .copied()
+            .filter(|f| f.severity >= Severity::High)
+            .collect();
+        picked.extend(if serious.is_empty() { live } else { serious });
+    }
+    if fail_on_drift {
+        picked
+            .extend(all_findings(r).filter(|f| f.rule_id == DRIFT_RULE && f.suppressed.is_none()));
+    }
+    picked.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    picked.dedup();
+    let mut seen = BTreeSet::new();
+    let mut out: Vec<String> = picked
+        .into_iter()
+        .map(|f| {
+            let server = f
+                .server
+                .as_deref()
+                .map(|s| format!(" (server {s})"))
+                .unwrap_or_default();
+            command(
+                "error",
+                &f.location,
+                &format!("{} {}", f.rule_id, f.severity),
+                &format!("{}{server}", f.message),
+            )
+        })
+        .filter(|l| seen.insert(l.clone()))
+        .collect();
+    if fail_on_drift {
+        for id in &g.unpinned {
+            if let Some(s) = r.servers.iter().find(|s| &s.surface.id == id) {
+                out.push(command("error", &s.surface.source.location, "Server not in the lockfile", &format!("{id} has no lockfile entry: its catalog was never reviewed. Run `mcptrustchecker lock` and commit the lockfile.")));
+            }
+        }
+    }
+    if out.len() > MAX_ANNOTATIONS {
+        let more = out.len() - MAX_ANNOTATIONS;
+        out.truncate(MAX_ANNOTATIONS);
+        out.push(format!(
+            "::warning::{more} more gating findings are in the job summary and the SARIF file"
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_follows_the_runner() {
+        assert_eq!(escape_data("100%\r\nnext"), "100%25%0D%0Anext");
+        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+        let l = command(
+            "error",
+            &Location::new("x,y:z.json", 3, 5),
+            "T",
+            "line1\n::set-output name=x::y",
+        );
+        assert_eq!(
+            l,
+            "::error file=x%2Cy%3Az.json,line=3,col=5,title=T::line1\\n::set-output name=x::y"
+        );
+        assert_eq!(l.lines().count(), 1);
+    }
+
+    #[test]
+    fn outputs_are_name_value_lines() {
+        let g = Gate {
+            verdict: Verdict {
+                failed: true,
+                reasons: vec!["x".into()],
+                worst_grade: Some(Grade::F),
+            },
+            drifted: vec!["a".into()],
+            unpinned: vec![],
+            uninspected: vec![],
+            worst_score: Some(12),
+            findings: 3,
+        };
+        let o = outputs(&g, "out.sarif");
+        assert_eq!(
+            o,
+            "grade=F\nscore=12\ndrift=true\nfindings=3\nsarif-file=out.sarif\npassed=false\n"
+        );
+        let o = outputs(&g, "a\nMTC_EOF");
+        assert!(
+            o.contains("sarif-file<<MTC_EOF_\na\nMTC_EOF\nMTC_EOF_\n"),
+            "{o}"
+        );
+    }
+}

@@ -1,0 +1,225 @@
+//! The Action's packaging: `action.yml`, the `Dockerfile` and the project's
+//! workflows follow GitHub's rules and pass the linters installed by
+//! `scripts/test-deps.sh` (hadolint, check-jsonschema's vendored GitHub
+//! schemas, zizmor offline), and the entrypoint works on `fixtures/`.
+
+use super::common::{mtc, repo};
+use mcptrustchecker::parse;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A linter from the test venv; missing means `scripts/test-deps.sh` was not run.
+fn tool(name: &str) -> PathBuf {
+    let p = repo().join(".cache/venv/bin").join(name);
+    assert!(
+        p.is_file(),
+        "{} is missing: run `bash scripts/test-deps.sh`",
+        p.display()
+    );
+    p
+}
+
+fn lint(name: &str, args: &[&str]) {
+    let out = Command::new(tool(name))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{name} {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(repo().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn dockerfile_follows_the_container_action_rules() {
+    let text = read("Dockerfile");
+    let instr: Vec<(String, String)> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with('#') && l.chars().next().unwrap().is_ascii_uppercase()
+        })
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+        })
+        .collect();
+    assert!(
+        !instr.iter().any(|(k, _)| k == "USER"),
+        "no USER: the action must run as root to read the workspace"
+    );
+    assert!(
+        !instr.iter().any(|(k, _)| k == "WORKDIR"),
+        "no WORKDIR: GitHub mounts the workspace as the working directory"
+    );
+    let froms: Vec<&String> = instr
+        .iter()
+        .filter(|(k, _)| k == "FROM")
+        .map(|(_, v)| v)
+        .collect();
+    assert!(froms.len() >= 2, "multi-stage");
+    let digest = regex::Regex::new(r"@sha256:[0-9a-f]{64}\b").unwrap();
+    for f in &froms {
+        assert!(digest.is_match(f), "base image pinned by digest: {f}");
+    }
+    let entry: Vec<&String> = instr
+        .iter()
+        .filter(|(k, _)| k == "ENTRYPOINT")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(
+        entry,
+        vec![r#"["/usr/local/bin/mcptrustchecker", "ci"]"#],
+        "one exec-form ENTRYPOINT with an absolute path"
+    );
+    assert!(text.contains("cargo build --release --locked"));
+    let last_stage = text.rsplit("\nFROM ").next().unwrap();
+    assert!(
+        last_stage.contains("git")
+            && last_stage.contains("ca-certificates")
+            && last_stage.contains("--no-install-recommends")
+    );
+    lint("hadolint", &["Dockerfile"]);
+}
+
+#[test]
+fn action_metadata_is_valid_and_matches_the_entrypoint() {
+    lint(
+        "check-jsonschema",
+        &["--builtin-schema", "vendor.github-actions", "action.yml"],
+    );
+    let doc = parse::yaml(&read("action.yml"), "action.yml")
+        .unwrap()
+        .value;
+    assert_eq!(doc.pointer("/runs/using"), Some(&Value::from("docker")));
+    assert_eq!(
+        doc.pointer("/runs/image"),
+        Some(&Value::from(
+            "docker://ghcr.io/mcptrustchecker/mcptrustchecker:v1"
+        )),
+        "a pre-built image, no build per run"
+    );
+    assert!(doc.pointer("/branding/icon").is_some() && doc.pointer("/branding/color").is_some());
+    let defaults = [
+        ("path", "."),
+        ("lockfile", "mcptrustchecker.lock"),
+        ("fail-on", "F"),
+        ("fail-on-drift", "true"),
+        ("live", "false"),
+        ("online", "false"),
+        ("include-builtins", ""),
+        ("policy", ""),
+        ("sarif-file", "mcptrustchecker.sarif"),
+        ("comment", "true"),
+        ("github-token", "${{ github.token }}"),
+    ];
+    let inputs = doc["inputs"].as_object().unwrap();
+    assert_eq!(
+        inputs.len(),
+        defaults.len(),
+        "{:?}",
+        inputs.keys().collect::<Vec<_>>()
+    );
+    for (name, default) in defaults {
+        let i = &inputs[name];
+        assert!(
+            i["description"].as_str().is_some_and(|d| d.len() > 10),
+            "{name} is documented"
+        );
+        assert_eq!(i["default"].as_str(), Some(default), "default of {name}");
+    }
+    let outputs: Vec<&String> = doc["outputs"].as_object().unwrap().keys().collect();
+    for o in ["grade", "score", "drift", "findings", "sarif-file"] {
+        assert!(outputs.iter().any(|k| *k == o), "output {o}");
+    }
+}
+
+#[test]
+fn workflows_are_valid_and_pass_zizmor() {
+    let wf: Vec<String> = ["ci.yml", "release.yml"]
+        .iter()
+        .map(|f| format!(".github/workflows/{f}"))
+        .collect();
+    let mut args = vec!["--builtin-schema", "vendor.github-workflows"];
+    args.extend(wf.iter().map(String::as_str));
+    lint("check-jsonschema", &args);
+    lint(
+        "check-jsonschema",
+        &[
+            "--builtin-schema",
+            "vendor.dependabot",
+            ".github/dependabot.yml",
+        ],
+    );
+    lint(
+        "zizmor",
+        &["--offline", "--no-progress", "action.yml", ".github"],
+    );
+    let ci = read(".github/workflows/ci.yml");
+    for step in [
+        "cargo fmt",
+        "cargo clippy",
+        "cargo test",
+        "mcptrustchecker ci",
+        "docker build",
+    ] {
+        assert!(ci.contains(step), "CI runs {step}");
+    }
+    let release = read(".github/workflows/release.yml");
+    assert!(
+        release.contains("docker/build-push-action") && release.contains("gh release upload"),
+        "release builds the image and binaries"
+    );
+}
+
+/// What the CI workflow's self-test does: the entrypoint on the demo fixture,
+/// with no event (a scheduled run), fails the gate on the poisoned server.
+#[test]
+fn entrypoint_self_test_on_the_demo_fixture() {
+    let ws = tempfile::tempdir().unwrap();
+    let copy = |from: &str| {
+        let src = repo().join("fixtures/demo").join(from);
+        let dst = ws.path().join(from);
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::fs::copy(src, dst).unwrap();
+    };
+    for f in [
+        ".cursor/mcp.json",
+        "servers/notes/tools.json",
+        "servers/weather/tools.json",
+    ] {
+        copy(f);
+    }
+    let outputs = ws.path().join("gh-output");
+    let out = mtc()
+        .args(["ci", "--workspace"])
+        .arg(ws.path())
+        .env("GITHUB_OUTPUT", &outputs)
+        .env("INPUT_COMMENT", "false")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let outputs = std::fs::read_to_string(outputs).unwrap();
+    assert!(
+        outputs.contains("grade=F\n") && outputs.contains("sarif-file=mcptrustchecker.sarif\n"),
+        "{outputs}"
+    );
+    let sarif: Value = serde_json::from_str(
+        &std::fs::read_to_string(ws.path().join("mcptrustchecker.sarif")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(
+        stdout.contains("::error file=servers/notes/tools.json,line=9"),
+        "{stdout}"
+    );
+}
