@@ -56,9 +56,22 @@ pub struct Doc {
     pub duplicates: Vec<(String, u32, u32)>,
 }
 
+/// Positions are recorded down to this JSON Pointer depth: deep enough for a
+/// server entry, an item and its fields, and the lockfile's item definitions;
+/// deeper schema nodes resolve to their nearest recorded ancestor. Recording
+/// every node made a 10,000-tool manifest spend most of its time in map inserts.
+pub const MAX_POSITION_DEPTH: usize = 6;
+
 impl Doc {
+    /// Position of a pointer, or of its nearest recorded ancestor.
     pub fn pos(&self, pointer: &str) -> Option<(u32, u32)> {
-        self.positions.get(pointer).copied()
+        let mut p = pointer;
+        loop {
+            if let Some(&pos) = self.positions.get(p) {
+                return Some(pos);
+            }
+            p = &p[..p.rfind('/')?];
+        }
     }
 }
 
@@ -181,8 +194,10 @@ impl JsonBuilder<'_, '_> {
                 let mut out = Vec::with_capacity(a.elements.len());
                 for (i, e) in a.elements.iter().enumerate() {
                     let p = format!("{ptr}/{i}");
-                    let (l, c) = self.index.line_col(e.range().start);
-                    self.doc.positions.insert(p.clone(), (l, c));
+                    if depth < MAX_POSITION_DEPTH {
+                        let (l, c) = self.index.line_col(e.range().start);
+                        self.doc.positions.insert(p.clone(), (l, c));
+                    }
                     out.push(self.convert(e, p, depth + 1)?);
                 }
                 Value::Array(out)
@@ -192,13 +207,15 @@ impl JsonBuilder<'_, '_> {
                 for prop in &o.properties {
                     let key = prop.name.as_str().to_string();
                     let p = format!("{ptr}/{}", ptr_seg(&key));
-                    let (l, c) = self.index.line_col(prop.range.start);
-                    if map.contains_key(&key)
-                        && let Some(&(ol, oc)) = self.doc.positions.get(&p)
-                    {
+                    if map.contains_key(&key) {
+                        let earlier = self.doc.positions.get(&p).copied();
+                        let (ol, oc) = earlier.unwrap_or_else(|| self.index.line_col(prop.range.start));
                         self.doc.duplicates.push((p.clone(), ol, oc));
                     }
-                    self.doc.positions.insert(p.clone(), (l, c));
+                    if depth < MAX_POSITION_DEPTH {
+                        let (l, c) = self.index.line_col(prop.range.start);
+                        self.doc.positions.insert(p.clone(), (l, c));
+                    }
                     let val = self.convert(&prop.value, p, depth + 1)?;
                     map.insert(key, val);
                 }

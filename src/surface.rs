@@ -262,6 +262,11 @@ pub struct ServerSurface {
     pub package_meta: Option<Value>,
     /// Facts about acquisition worth telling the reader (skipped parts, duplicates, …).
     pub notes: Vec<String>,
+    /// Tool name → index, built on first lookup (findings look tools up by name;
+    /// a linear search per finding was quadratic on 10,000-tool catalogs).
+    /// Verified on every hit, so a stale index after a mutation only costs speed.
+    #[serde(skip)]
+    pub tool_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
 }
 
 impl ServerSurface {
@@ -289,6 +294,7 @@ impl ServerSurface {
             config_entry: None,
             package_meta: None,
             notes: Vec::new(),
+            tool_index: std::sync::OnceLock::new(),
         }
     }
 
@@ -301,6 +307,15 @@ impl ServerSurface {
     }
 
     pub fn tool(&self, name: &str) -> Option<&Item> {
+        let index = self.tool_index.get_or_init(|| {
+            // Reversed so the first of two same-named tools wins, as a linear search would.
+            self.tools.iter().enumerate().rev().map(|(i, t)| (t.name.clone(), i)).collect()
+        });
+        if let Some(t) = index.get(name).and_then(|&i| self.tools.get(i))
+            && t.name == name
+        {
+            return Some(t);
+        }
         self.tools.iter().find(|t| t.name == name)
     }
 
@@ -325,11 +340,12 @@ impl ServerSurface {
                 && let Some(end) = rest.find(']')
             {
                 let name = &rest[..end];
-                if let Some(loc) = items
-                    .iter()
-                    .find(|i| i.name == name)
-                    .and_then(|i| i.location.clone())
-                {
+                let item = if prefix == "tools[" {
+                    self.tool(name)
+                } else {
+                    items.iter().find(|i| i.name == name)
+                };
+                if let Some(loc) = item.and_then(|i| i.location.clone()) {
                     return loc;
                 }
             }

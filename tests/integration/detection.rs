@@ -138,6 +138,35 @@ fn benchmark_corpus_recall_and_false_positives() {
     );
     assert!(pct(textual_tp, textual) >= 95.0, "textual recall below 95%");
     assert!(pct(fp, fp + tn) <= 3.0, "false-positive rate above 3%");
+
+    // The issue's own measure: the whole pipeline's grade, flagged at C or worse.
+    let (mut tp, mut fnn, mut fp, mut tn) = (0, 0, 0, 0);
+    for c in &corpus {
+        let id = c["id"].as_str().unwrap();
+        let grade = Grade::parse(servers[id]["score"]["grade"].as_str().unwrap()).unwrap();
+        let hit = grade >= Grade::C;
+        match (c["label"] == "malicious", hit) {
+            (true, true) => tp += 1,
+            (true, false) => {
+                fnn += 1;
+                println!("  full pipeline missed {id} ({})", c["note"]);
+            }
+            (false, true) => {
+                fp += 1;
+                println!("  full pipeline false positive {id}: grade {grade}");
+            }
+            (false, false) => tn += 1,
+        }
+    }
+    println!(
+        "benchmark, full pipeline: recall {tp}/{} = {:.1}%, FPR {fp}/{} = {:.1}%",
+        tp + fnn,
+        pct(tp, tp + fnn),
+        fp + tn,
+        pct(fp, fp + tn)
+    );
+    assert!(pct(tp, tp + fnn) >= 95.0, "full-pipeline recall below 95%");
+    assert!(pct(fp, fp + tn) <= 3.0, "full-pipeline false-positive rate above 3%");
 }
 
 /// One poisoned description or added tool of MCP-SafetyBench, as a one-tool manifest.
