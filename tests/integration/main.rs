@@ -5,6 +5,7 @@ mod bad_input;
 mod common;
 mod detection;
 mod formats;
+mod fuzz_corpus;
 mod foundation;
 mod hostile;
 mod live;
