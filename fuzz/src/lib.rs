@@ -71,7 +71,11 @@ fn check_surfaces(a: &Acquired) {
     }
 }
 
-fn parse_and_read(data: &[u8], parse: fn(&str, &str) -> Result<Doc, parse::InputError>, names: &[&str]) {
+fn parse_and_read(
+    data: &[u8],
+    parse: fn(&str, &str) -> Result<Doc, parse::InputError>,
+    names: &[&str],
+) {
     let t = text_of(data);
     if let Ok(doc) = parse(&t, names[0]) {
         let _ = doc.pos("");
@@ -91,7 +95,11 @@ pub fn parse_jsonc(data: &[u8]) {
 
 /// TOML parser + the Codex reader (and every other shape over the same Doc).
 pub fn parse_toml(data: &[u8]) {
-    parse_and_read(data, parse::toml, &[".codex/config.toml", "x.toml", "manifest.json"]);
+    parse_and_read(
+        data,
+        parse::toml,
+        &[".codex/config.toml", "x.toml", "manifest.json"],
+    );
 }
 
 /// YAML parser (plain and front matter) + the YAML-shaped readers.
@@ -123,7 +131,10 @@ fn render_all(r: &ScanResult) {
     serde_json::from_str::<serde_json::Value>(&j).expect("JSON report is not JSON");
     let opts = markdown::Options::default();
     let md = markdown::render(r, &v, &opts);
-    assert!(md.chars().count() < opts.max_chars, "Markdown over its limit");
+    assert!(
+        md.chars().count() < opts.max_chars,
+        "Markdown over its limit"
+    );
     assert!(!md.contains('\u{1b}'), "ESC in Markdown");
 }
 
@@ -204,11 +215,23 @@ pub fn unicode(data: &[u8]) {
     }
     let v = report::verdict(&r, Grade::D);
     let again = scan_one(one_tool(&t, "send_email"));
-    assert_eq!(json::render(&r, &v), json::render(&again, &v), "scan is not deterministic");
+    assert_eq!(
+        json::render(&r, &v),
+        json::render(&again, &v),
+        "scan is not deterministic"
+    );
 }
 
 /// Entities and code tags `escape_inline` may emit.
-const INERT: &[&str] = &["<code>@</code>", "<code>#</code>", "&amp;", "&lt;", "&gt;", "&quot;", "&#32;"];
+const INERT: &[&str] = &[
+    "<code>@</code>",
+    "<code>#</code>",
+    "&amp;",
+    "&lt;",
+    "&gt;",
+    "&quot;",
+    "&#32;",
+];
 
 /// Remove the constructs `escape_inline` is allowed to emit, leaving the copied text.
 fn strip_inert(s: &str) -> String {
@@ -227,7 +250,10 @@ fn strip_inert(s: &str) -> String {
             if digits > 0 && r[digits..].starts_with(';') {
                 let n: u32 = r[..digits].parse().unwrap_or(0);
                 let ch = char::from_u32(n).unwrap_or('\0');
-                assert!(ch.is_ascii_punctuation(), "entity for a non-punctuation char: {n}");
+                assert!(
+                    ch.is_ascii_punctuation(),
+                    "entity for a non-punctuation char: {n}"
+                );
                 out.push('\u{FFFD}');
                 rest = &r[digits + 1..];
                 continue;
@@ -252,13 +278,18 @@ pub fn markdown_escape(data: &[u8]) {
         );
         assert!(!matches!(c, '\n' | '\r' | '\t'), "line break in {inline:?}");
     }
-    assert!(!left.starts_with(' ') && !left.contains("  "), "space run in {inline:?}");
+    assert!(
+        !left.starts_with(' ') && !left.contains("  "),
+        "space run in {inline:?}"
+    );
     let cut = markdown::escape_cut(&t, 40);
     assert!(strip_inert(&cut).chars().count() <= 41 * 8);
 
     let block = markdown::escape_block(&t);
     let first = block.lines().next().unwrap();
-    let fence = first.strip_suffix("text").expect("block opens with a fence");
+    let fence = first
+        .strip_suffix("text")
+        .expect("block opens with a fence");
     assert!(fence.len() >= 3 && fence.chars().all(|c| c == '`'));
     assert!(block.ends_with(&format!("\n{fence}\n")), "block not closed");
     let inner: Vec<&str> = block.lines().collect();
@@ -266,7 +297,10 @@ pub fn markdown_escape(data: &[u8]) {
     assert_eq!(inner.len(), t.replace("\r\n", "\n").split('\n').count());
     for l in inner {
         assert!(!l.contains(fence), "fence closable from inside: {l:?}");
-        assert!(!l.chars().any(|c| text::is_invisible(c) || c == '\r'), "invisible in block line {l:?}");
+        assert!(
+            !l.chars().any(|c| text::is_invisible(c) || c == '\r'),
+            "invisible in block line {l:?}"
+        );
     }
 }
 
