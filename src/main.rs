@@ -1,4 +1,5 @@
 //! Command-line entry point: argument parsing only; the work is in `app`.
+#![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
 use mcptrustchecker::acquire::live::LiveOptions;

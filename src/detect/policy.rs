@@ -125,11 +125,14 @@ pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
     let residual = references().replace_all(v, "");
     let mut residual = residual.trim();
     for scheme in ["bearer", "basic", "token", "bot", "apikey"] {
-        if residual.len() > scheme.len()
-            && residual[..scheme.len()].eq_ignore_ascii_case(scheme)
-            && residual[scheme.len()..].starts_with(char::is_whitespace)
+        // `get` and not `[..]`: the cut may fall inside a multi-byte character.
+        if let Some((head, rest)) = residual
+            .get(..scheme.len())
+            .zip(residual.get(scheme.len()..))
+            && head.eq_ignore_ascii_case(scheme)
+            && rest.starts_with(char::is_whitespace)
         {
-            residual = residual[scheme.len()..].trim();
+            residual = rest.trim();
         }
     }
     let looks_like_path = residual.starts_with(['/', '~', '.']) || residual.contains("://");
@@ -146,6 +149,20 @@ pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzz crash (scan_file): a scheme-length cut inside a multi-byte character panicked.
+    #[test]
+    fn scheme_prefix_cut_inside_a_character() {
+        assert_eq!(
+            literal_secret("Authorization", "Beare\u{e9} ${{ secrets.T }}"),
+            None
+        );
+        assert_eq!(literal_secret("Authorization", "b\u{f6}t x"), None);
+        assert_eq!(
+            literal_secret("Authorization", "Tok\u{e9}n abcdef0123456789abcdef"),
+            Some(Confidence::Strong)
+        );
+    }
 
     #[test]
     fn references_are_not_literals() {

@@ -180,3 +180,21 @@ fn installed_configs_are_found_under_home() {
         "{r}"
     );
 }
+
+/// Fuzz crash (scan_file): an auth header whose scheme prefix ends inside a
+/// multi-byte character panicked the literal-secret check.
+#[test]
+fn auth_header_with_a_multibyte_scheme() {
+    let text = "{\"servers\": {\"docs\": {\"type\": \"http\", \"url\": \"https://mcp.example.com/mcp\", \
+                \"headers\": {\"Authorization\": \"Beare\u{e9} ${input:tok}\"}}}}";
+    let (r, c, _) = scan_dir_with(&[(".vscode/mcp.json", text.as_bytes().to_vec())]);
+    assert!(c == 0 || c == 1, "exit {c}: {r}");
+    assert!(
+        r["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["id"] == ".vscode/mcp.json#docs"),
+        "{r}"
+    );
+}

@@ -9,6 +9,7 @@ mod detection;
 mod flows;
 mod formats;
 mod foundation;
+mod fuzz_corpus;
 mod hostile;
 mod live;
 mod lockfile;
