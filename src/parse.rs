@@ -209,7 +209,8 @@ impl JsonBuilder<'_, '_> {
                     let p = format!("{ptr}/{}", ptr_seg(&key));
                     if map.contains_key(&key) {
                         let earlier = self.doc.positions.get(&p).copied();
-                        let (ol, oc) = earlier.unwrap_or_else(|| self.index.line_col(prop.range.start));
+                        let (ol, oc) =
+                            earlier.unwrap_or_else(|| self.index.line_col(prop.range.start));
                         self.doc.duplicates.push((p.clone(), ol, oc));
                     }
                     if depth < MAX_POSITION_DEPTH {

@@ -309,7 +309,12 @@ impl ServerSurface {
     pub fn tool(&self, name: &str) -> Option<&Item> {
         let index = self.tool_index.get_or_init(|| {
             // Reversed so the first of two same-named tools wins, as a linear search would.
-            self.tools.iter().enumerate().rev().map(|(i, t)| (t.name.clone(), i)).collect()
+            self.tools
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, t)| (t.name.clone(), i))
+                .collect()
         });
         if let Some(t) = index.get(name).and_then(|&i| self.tools.get(i))
             && t.name == name

@@ -166,7 +166,10 @@ fn benchmark_corpus_recall_and_false_positives() {
         pct(fp, fp + tn)
     );
     assert!(pct(tp, tp + fnn) >= 95.0, "full-pipeline recall below 95%");
-    assert!(pct(fp, fp + tn) <= 3.0, "full-pipeline false-positive rate above 3%");
+    assert!(
+        pct(fp, fp + tn) <= 3.0,
+        "full-pipeline false-positive rate above 3%"
+    );
 }
 
 /// One poisoned description or added tool of MCP-SafetyBench, as a one-tool manifest.
