@@ -179,9 +179,21 @@ pub fn canonical_surface(s: &ServerSurface) -> Value {
 
 /// `sha256:<hex>` of a JSON value's compact serialisation (keys are sorted).
 pub fn digest_value(v: &Value) -> String {
-    let mut h = Sha256::new();
-    h.update(v.to_string().as_bytes());
-    format!("sha256:{}", hex::encode(h.finalize()))
+    /// Streams the serialisation into the hash: no copy of a 10 MB catalog.
+    struct HashWriter(Sha256);
+    impl std::io::Write for HashWriter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = HashWriter(Sha256::new());
+    // Serialising a `Value` into an in-memory sink cannot fail.
+    let _ = serde_json::to_writer(&mut w, v);
+    format!("sha256:{}", hex::encode(w.0.finalize()))
 }
 
 pub fn surface_digest(s: &ServerSurface) -> String {

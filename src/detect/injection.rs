@@ -341,7 +341,9 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
         .filter(|k| !FRAMING.contains(&k.as_str()) && k.as_str() != "ranking-claim")
         .count();
     let corroborated = |own: &str| kinds.keys().any(|k| k != own);
-    let defensive = name_has(field.item, DEFENSIVE_NAMES) || c.defensive.is_match(text.as_bytes());
+    // Only consulted when a downgradable kind matched: evaluated lazily.
+    let defensive =
+        || name_has(field.item, DEFENSIVE_NAMES) || c.defensive.is_match(text.as_bytes());
     let has = |k: &str| kinds.contains_key(k);
 
     // One finding per rule per field: the strongest hit of that rule.
@@ -369,7 +371,7 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
         }
         let uncorroborated = !corroborated(&h.kind);
         match h.kind.as_str() {
-            "override" if uncorroborated && defensive => {
+            "override" if uncorroborated && defensive() => {
                 (sev, conf) = (Severity::Low, Confidence::Heuristic);
                 note = " (defensive context: quoted as an example or caveat)".into();
             }
@@ -377,13 +379,13 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
                 if uncorroborated
                     && (!c.access_verb.is_match(text.as_bytes())
                         || name_has(field.item, CREDENTIAL_TOOL_NAMES)
-                        || defensive) =>
+                        || defensive()) =>
             {
                 (sev, conf) = (Severity::Low, Confidence::Heuristic);
                 note = " (mentioned, no access directive)".into();
             }
             "cmd" if has("run-directive") => conf = Confidence::Confirmed,
-            "cmd" if uncorroborated && (defensive || name_has(field.item, SHELL_TOOL_NAMES)) => {
+            "cmd" if uncorroborated && (defensive() || name_has(field.item, SHELL_TOOL_NAMES)) => {
                 (sev, conf) = (Severity::Low, Confidence::Heuristic);
                 note = " (documentation of a shell tool, no directive to run it)".into();
             }
