@@ -452,9 +452,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                     ));
                 }
                 let p = next_ptr(&stack);
-                if is_value_slot(&stack) {
-                    doc.positions.entry(p.clone()).or_insert((line, col));
-                }
+                doc.positions.entry(p.clone()).or_insert((line, col));
                 stack.push(Frame::Seq(Vec::new(), p, anchor));
             }
             Event::MappingStart(anchor, _) => {
@@ -466,9 +464,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                     ));
                 }
                 let p = next_ptr(&stack);
-                if is_value_slot(&stack) {
-                    doc.positions.entry(p.clone()).or_insert((line, col));
-                }
+                doc.positions.entry(p.clone()).or_insert((line, col));
                 stack.push(Frame::Map(Map::new(), p, anchor, None));
             }
             Event::SequenceEnd => {
@@ -558,10 +554,6 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
     }
     doc.value = root.unwrap_or(Value::Null);
     Ok(doc)
-}
-
-fn is_value_slot<T>(_stack: &[T]) -> bool {
-    true
 }
 
 fn count_nodes(v: &Value) -> usize {

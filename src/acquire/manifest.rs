@@ -4,7 +4,7 @@
 //! and dumps with an `initialize` object).
 
 use super::{Acquired, FileKind, configs, package};
-use crate::parse::{Doc, ptr_seg};
+use crate::parse::Doc;
 use crate::surface::{
     Client, Coverage, Item, Location, RemoteKind, ServerSurface, Source, Transport,
 };
@@ -552,7 +552,7 @@ fn read_docker_server(doc: &Doc, path: &str, out: &mut Acquired) {
     {
         obj.insert("env".into(), env.clone());
     }
-    let tmp = configs::entry_to_surface(
+    let mut s = configs::entry_to_surface(
         path.to_string(),
         &name,
         &entry,
@@ -560,12 +560,10 @@ fn read_docker_server(doc: &Doc, path: &str, out: &mut Acquired) {
         Client::Generic,
         out,
     );
-    let mut s = tmp;
     s.source.format = "docker-server-yaml".into();
     s.server_info = Some(
         serde_json::json!({ "name": name, "description": v.pointer("/about/description").cloned().unwrap_or(Value::Null) }),
     );
-    let _ = ptr_seg;
     out.surfaces.push(s);
 }
 

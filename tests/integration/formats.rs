@@ -2,7 +2,6 @@
 //! server is found, located at its entry's line, with the right transport.
 
 use crate::common::*;
-use serde_json::Value;
 
 /// Scan one fixture path and return (id, transport, client, line) per server.
 fn servers(path: &str) -> Vec<(String, String, String, u64)> {
@@ -313,5 +312,4 @@ fn tool_locations_point_at_the_tool_in_the_file() {
     let (r, _) = scan_json(&["fixtures/demo/servers/notes/tools.json"]);
     let f = &server(&r, "notes/tools.json")["findings"][0];
     assert_eq!(f["location"]["line"], 9);
-    let _ = Value::Null;
 }
