@@ -214,7 +214,12 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
     for e in &result.errors {
         eprintln!("error: {}", crate::text::visible(&e.to_string()));
     }
-    Ok(exit_code(&verdict, !result.errors.is_empty()))
+    let code = exit_code(&verdict, !result.errors.is_empty());
+    // The process exits next and the OS reclaims everything at once: freeing a
+    // 10,000-tool result node by node cost about 5% of the whole run.
+    std::mem::forget(result);
+    std::mem::forget(text);
+    Ok(code)
 }
 
 pub fn verdict_line(v: &Verdict) -> String {

@@ -6,6 +6,7 @@
 use crate::surface::{Item, PackageId, ServerSurface, Transport};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
+use std::io::Write;
 
 /// Fields of list results the protocol calls volatile (paging and caching), never part of an item.
 pub const VOLATILE_KEYS: &[&str] = &["nextCursor", "ttlMs", "cacheScope", "resultType"];
@@ -155,8 +156,26 @@ impl Snapshot {
         }))
     }
 
+    /// Same bytes as `digest_value(&self.canonical())`, streamed without building the tree.
     pub fn digest(&self) -> String {
-        digest_value(&self.canonical())
+        fn items(v: &[(String, Value)]) -> Vec<&Value> {
+            v.iter().map(|(_, c)| c).collect()
+        }
+        hash_with(|w| {
+            write_document(
+                w,
+                Document {
+                    spawn: &self.spawn,
+                    protocol_version: self.protocol_version.as_deref(),
+                    capabilities: self.capabilities.as_ref(),
+                    instructions: self.instructions.as_deref(),
+                    tools: items(&self.tools),
+                    prompts: items(&self.prompts),
+                    resources: items(&self.resources),
+                    resource_templates: items(&self.resource_templates),
+                },
+            )
+        })
     }
 
     /// The catalog only (tools, prompts, resources, instructions, capabilities),
@@ -179,25 +198,216 @@ pub fn canonical_surface(s: &ServerSurface) -> Value {
 
 /// `sha256:<hex>` of a JSON value's compact serialisation (keys are sorted).
 pub fn digest_value(v: &Value) -> String {
-    /// Streams the serialisation into the hash: no copy of a 10 MB catalog.
-    struct HashWriter(Sha256);
-    impl std::io::Write for HashWriter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut w = HashWriter(Sha256::new());
-    // Serialising a `Value` into an in-memory sink cannot fail.
-    let _ = serde_json::to_writer(&mut w, v);
-    format!("sha256:{}", hex::encode(w.0.finalize()))
+    hash_with(|w| write_value(w, v))
 }
 
+/// The digest of a surface: the bytes of `canonical_surface(s)`, written straight
+/// from the surface into SHA-256. No canonical copy of the catalog is built; only
+/// items sharing a name are rendered to bytes, to order them.
 pub fn surface_digest(s: &ServerSurface) -> String {
-    Snapshot::of(s).digest()
+    let spawn = spawn(&s.transport);
+    hash_with(|w| {
+        write_document(
+            w,
+            Document {
+                spawn: &spawn,
+                protocol_version: s.protocol_version.as_deref(),
+                capabilities: s.capabilities.as_ref(),
+                instructions: s.instructions.as_deref(),
+                tools: item_order(&s.tools),
+                prompts: item_order(&s.prompts),
+                resources: item_order(&s.resources),
+                resource_templates: item_order(&s.resource_templates),
+            },
+        )
+    })
+}
+
+/// Items in canonical order: by name, then (same name only) by canonical text.
+fn item_order(items: &[Item]) -> Vec<&Value> {
+    let mut idx: Vec<&Item> = items.iter().collect();
+    idx.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut out = Vec::with_capacity(idx.len());
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i + 1;
+        while j < idx.len() && idx[j].name == idx[i].name {
+            j += 1;
+        }
+        if j - i == 1 {
+            out.push(&idx[i].raw);
+        } else {
+            let mut run: Vec<(Vec<u8>, &Value)> = idx[i..j]
+                .iter()
+                .map(|it| {
+                    let mut buf = Vec::new();
+                    // Writing into a Vec cannot fail.
+                    let _ = write_item(&mut buf, &it.raw);
+                    (buf, &it.raw)
+                })
+                .collect();
+            run.sort_by(|a, b| a.0.cmp(&b.0));
+            out.extend(run.into_iter().map(|(_, v)| v));
+        }
+        i = j;
+    }
+    out
+}
+
+/// The top-level canonical object (keys already in sorted order below).
+struct Document<'a> {
+    spawn: &'a Value,
+    protocol_version: Option<&'a str>,
+    capabilities: Option<&'a Value>,
+    instructions: Option<&'a str>,
+    tools: Vec<&'a Value>,
+    prompts: Vec<&'a Value>,
+    resources: Vec<&'a Value>,
+    resource_templates: Vec<&'a Value>,
+}
+
+type Io = std::io::Result<()>;
+
+fn write_document<W: Write>(w: &mut W, d: Document<'_>) -> Io {
+    let opt_str = |w: &mut W, s: Option<&str>| match s {
+        Some(s) => serde_json::to_writer(&mut *w, s).map_err(std::io::Error::other),
+        None => w.write_all(b"null"),
+    };
+    let list = |w: &mut W, items: &[&Value]| write_array(w, items.iter().copied(), write_item);
+    // Byte order of the keys: capabilities < instructions < prompts < protocolVersion
+    // < resourceTemplates < resources < spawn < tools.
+    w.write_all(b"{\"capabilities\":")?;
+    match d.capabilities {
+        Some(c) => write_value(w, c)?,
+        None => w.write_all(b"null")?,
+    }
+    w.write_all(b",\"instructions\":")?;
+    opt_str(w, d.instructions)?;
+    w.write_all(b",\"prompts\":")?;
+    list(w, &d.prompts)?;
+    w.write_all(b",\"protocolVersion\":")?;
+    opt_str(w, d.protocol_version)?;
+    w.write_all(b",\"resourceTemplates\":")?;
+    list(w, &d.resource_templates)?;
+    w.write_all(b",\"resources\":")?;
+    list(w, &d.resources)?;
+    w.write_all(b",\"spawn\":")?;
+    write_value(w, d.spawn)?;
+    w.write_all(b",\"tools\":")?;
+    list(w, &d.tools)?;
+    w.write_all(b"}")
+}
+
+/// `canonical_item(v)` serialised, without building it (idempotent on canonical items).
+fn write_item<W: Write>(w: &mut W, v: &Value) -> Io {
+    let Value::Object(m) = v else {
+        return write_value(w, v);
+    };
+    let mut entries: Vec<(&str, Entry<'_>)> = Vec::with_capacity(m.len());
+    for (k, val) in m {
+        if VOLATILE_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        if k == "_meta"
+            && let Value::Object(meta) = val
+            && !meta.is_empty()
+        {
+            let kept: Vec<(&str, &Value)> = meta
+                .iter()
+                .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
+                .map(|(a, b)| (a.as_str(), b))
+                .collect();
+            if !kept.is_empty() {
+                entries.push((k, Entry::Meta(kept)));
+            }
+            continue;
+        }
+        entries.push((k, Entry::Plain(val)));
+    }
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    w.write_all(b"{")?;
+    for (i, (k, e)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        write_key(w, k)?;
+        match e {
+            Entry::Plain(v) => write_value(w, v)?,
+            Entry::Meta(kept) => write_object(w, kept)?,
+        }
+    }
+    w.write_all(b"}")
+}
+
+enum Entry<'a> {
+    Plain(&'a Value),
+    Meta(Vec<(&'a str, &'a Value)>),
+}
+
+/// `sort_value(v)` serialised compactly, without building it.
+fn write_value<W: Write>(w: &mut W, v: &Value) -> Io {
+    match v {
+        Value::Object(m) => write_object(w, m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        Value::Array(a) => write_array(w, a.iter(), write_value),
+        scalar => serde_json::to_writer(w, scalar).map_err(std::io::Error::other),
+    }
+}
+
+fn write_array<'v, W: Write>(
+    w: &mut W,
+    items: impl Iterator<Item = &'v Value>,
+    each: fn(&mut W, &Value) -> Io,
+) -> Io {
+    w.write_all(b"[")?;
+    for (i, v) in items.enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        each(w, v)?;
+    }
+    w.write_all(b"]")
+}
+
+fn write_object<W: Write>(w: &mut W, mut entries: Vec<(&str, &Value)>) -> Io {
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    w.write_all(b"{")?;
+    for (i, (k, v)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        write_key(w, k)?;
+        write_value(w, v)?;
+    }
+    w.write_all(b"}")
+}
+
+fn write_key<W: Write>(w: &mut W, k: &str) -> Io {
+    serde_json::to_writer(&mut *w, k).map_err(std::io::Error::other)?;
+    w.write_all(b":")
+}
+
+/// `sha256:<hex>` of whatever `write` streams (into the hash, never into memory).
+fn hash_with(write: impl FnOnce(&mut std::io::BufWriter<HashWriter>) -> Io) -> String {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, HashWriter(Sha256::new()));
+    // The sink never fails, and neither does serialising a `Value` into it.
+    let _ = write(&mut w);
+    let hash = match w.into_inner() {
+        Ok(h) => h.0,
+        Err(e) => e.into_inner().into_parts().0.0,
+    };
+    format!("sha256:{}", hex::encode(hash.finalize()))
+}
+
+struct HashWriter(Sha256);
+
+impl Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -342,6 +552,68 @@ mod tests {
             prop_assume!(new != s);
             *edited.pointer_mut(ptr).unwrap() = Value::String(new);
             prop_assert_ne!(base, surface_digest(&surface_from(&edited)));
+        }
+    }
+
+    /// Any JSON value, including the keys canonicalisation treats specially.
+    fn any_json() -> impl Strategy<Value = Value> {
+        let key = prop::sample::select(vec![
+            "name",
+            "description",
+            "_meta",
+            "nextCursor",
+            "ttlMs",
+            "progressToken",
+            "b",
+            "a",
+            "é",
+            "\u{1}",
+        ]);
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "[a-c\"\\\u{0}-\u{1f}\u{2028}é]{0,4}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 40, 5, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..5).prop_map(|kv| {
+                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// The streamed digest is byte for byte the digest of the canonical tree,
+        /// whatever the items hold (duplicate names, volatile keys, odd `_meta`).
+        #[test]
+        fn streamed_digest_equals_tree_digest(
+            items in proptest::collection::vec((prop::sample::select(vec!["x", "y", "z"]), any_json()), 0..6),
+            caps in proptest::option::of(any_json()),
+        ) {
+            let mut s = surface_from(&json!({"tools": []}));
+            s.capabilities = caps;
+            for (i, (name, raw)) in items.iter().enumerate() {
+                let item = Item::new(*name, raw.clone(), None);
+                match i % 3 {
+                    0 => s.tools.push(item),
+                    1 => s.prompts.push(item),
+                    _ => s.resources.push(item),
+                }
+            }
+            let tree = canonical_surface(&s);
+            let text = serde_json::to_string(&tree).unwrap();
+            let expected = format!("sha256:{}", hex::encode(Sha256::digest(text.as_bytes())));
+            prop_assert_eq!(&surface_digest(&s), &expected);
+            prop_assert_eq!(&Snapshot::of(&s).digest(), &expected);
+            prop_assert_eq!(&digest_value(&tree), &expected);
         }
     }
 

@@ -160,9 +160,10 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
     let mut b = JsonBuilder {
         index: &index,
         doc: &mut doc,
+        ptr: String::new(),
     };
     let value = b
-        .convert(&root, String::new(), 0)
+        .convert(&root, 0)
         .map_err(|m| InputError::new(display, m))?;
     doc.value = value;
     Ok(doc)
@@ -171,17 +172,16 @@ pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
 struct JsonBuilder<'a, 'd> {
     index: &'a LineIndex<'a>,
     doc: &'d mut Doc,
+    /// The JSON Pointer of the node being converted: one buffer, pushed and
+    /// truncated on the way down and up (no string built per node).
+    ptr: String,
 }
 
 impl JsonBuilder<'_, '_> {
-    fn convert(
-        &mut self,
-        v: &jsonc_parser::ast::Value<'_>,
-        ptr: String,
-        depth: usize,
-    ) -> Result<Value, String> {
+    fn convert(&mut self, v: &jsonc_parser::ast::Value<'_>, depth: usize) -> Result<Value, String> {
         use jsonc_parser::ast::Value as A;
         use jsonc_parser::common::Ranged;
+        use std::fmt::Write;
         if depth > MAX_DEPTH {
             return Err(format!("nesting deeper than {MAX_DEPTH} levels"));
         }
@@ -192,37 +192,55 @@ impl JsonBuilder<'_, '_> {
             A::NullKeyword(_) => Value::Null,
             A::Array(a) => {
                 let mut out = Vec::with_capacity(a.elements.len());
+                let len = self.ptr.len();
                 for (i, e) in a.elements.iter().enumerate() {
-                    let p = format!("{ptr}/{i}");
+                    self.ptr.truncate(len);
+                    let _ = write!(self.ptr, "/{i}");
                     if depth < MAX_POSITION_DEPTH {
                         let (l, c) = self.index.line_col(e.range().start);
-                        self.doc.positions.insert(p.clone(), (l, c));
+                        self.doc.positions.insert(self.ptr.clone(), (l, c));
                     }
-                    out.push(self.convert(e, p, depth + 1)?);
+                    out.push(self.convert(e, depth + 1)?);
                 }
+                self.ptr.truncate(len);
                 Value::Array(out)
             }
             A::Object(o) => {
                 let mut map = Map::new();
+                let len = self.ptr.len();
                 for prop in &o.properties {
-                    let key = prop.name.as_str().to_string();
-                    let p = format!("{ptr}/{}", ptr_seg(&key));
-                    if map.contains_key(&key) {
-                        let earlier = self.doc.positions.get(&p).copied();
+                    let key = prop.name.as_str();
+                    self.ptr.truncate(len);
+                    self.ptr.push('/');
+                    push_ptr_seg(&mut self.ptr, key);
+                    if map.contains_key(key) {
+                        let earlier = self.doc.positions.get(&self.ptr).copied();
                         let (ol, oc) =
                             earlier.unwrap_or_else(|| self.index.line_col(prop.range.start));
-                        self.doc.duplicates.push((p.clone(), ol, oc));
+                        self.doc.duplicates.push((self.ptr.clone(), ol, oc));
                     }
                     if depth < MAX_POSITION_DEPTH {
                         let (l, c) = self.index.line_col(prop.range.start);
-                        self.doc.positions.insert(p.clone(), (l, c));
+                        self.doc.positions.insert(self.ptr.clone(), (l, c));
                     }
-                    let val = self.convert(&prop.value, p, depth + 1)?;
-                    map.insert(key, val);
+                    let val = self.convert(&prop.value, depth + 1)?;
+                    map.insert(key.to_string(), val);
                 }
+                self.ptr.truncate(len);
                 Value::Object(map)
             }
         })
+    }
+}
+
+/// Append one escaped JSON Pointer segment (RFC 6901) to `buf`.
+fn push_ptr_seg(buf: &mut String, s: &str) {
+    for ch in s.chars() {
+        match ch {
+            '~' => buf.push_str("~0"),
+            '/' => buf.push_str("~1"),
+            c => buf.push(c),
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 use super::{Role, ScanOptions};
 use crate::finding::Finding;
 use crate::surface::{Item, ServerSurface};
+use rayon::prelude::*;
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -458,10 +459,21 @@ pub fn check(
     let mut write: Vec<(&Item, String)> = Vec::new();
     let mut undeclared: Vec<(&Item, String)> = Vec::new();
     let mut open_world: Vec<(&Item, String)> = Vec::new();
-    for item in &s.tools {
-        let tr = classify(item);
+    // Tools are classified independently: in parallel, consumed in catalog order.
+    let classified: Vec<(ToolRoles, Vec<Finding>)> = s
+        .tools
+        .par_iter()
+        .with_min_len(32)
+        .map(|item| {
+            let tr = classify(item);
+            let mut own = Vec::new();
+            tool_findings(s, item, &tr, lex, &mut own);
+            (tr, own)
+        })
+        .collect();
+    for (item, (tr, own)) in s.tools.iter().zip(classified) {
         roles.insert(item.name.clone(), tr.set());
-        tool_findings(s, item, &tr, lex, out);
+        out.extend(own);
         let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
         if tr.has(Role::CodeExec) {
             exec.push((item, why(Role::CodeExec)));

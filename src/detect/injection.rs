@@ -208,15 +208,20 @@ fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec<Hit> {
 
 pub fn check(s: &ServerSurface, _opts: &super::ScanOptions, out: &mut Vec<Finding>) {
     for field in s.text_fields() {
-        check_field(s, &field, out);
-        // Decode, don't strip: hidden instructions are scanned as the model reads them.
-        if let Some(revealed) = reveal(field.text) {
-            let hidden = TextField {
-                text: &revealed,
-                ..field.clone()
-            };
-            check_field(s, &hidden, out);
-        }
+        check_text_field(s, &field, out);
+    }
+}
+
+/// Stage 2 over one text field, as written and as a model reads it.
+pub fn check_text_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>) {
+    check_field(s, field, out);
+    // Decode, don't strip: hidden instructions are scanned as the model reads them.
+    if let Some(revealed) = reveal(field.text) {
+        let hidden = TextField {
+            text: &revealed,
+            ..field.clone()
+        };
+        check_field(s, &hidden, out);
     }
 }
 

@@ -88,6 +88,7 @@ fn drift_finding(s: &ServerSurface, e: &Entry, diff: &CatalogDiff, message: Stri
 /// The stage: drift against the pin, or an unpinned notice. Returns the drift to record.
 pub fn check(
     s: &ServerSurface,
+    digest: &str,
     lock: &Lockfile,
     descriptor: Option<&(String, CatalogDiff)>,
     out: &mut Vec<Finding>,
@@ -111,10 +112,9 @@ pub fn check(
         );
         return None;
     };
-    let now = Snapshot::of(s);
-    let digest = now.digest();
     let mut drift = None;
     if digest != e.digest {
+        let now = Snapshot::of(s);
         let diff = diff_surfaces(&s.id, &e.snapshot, &now);
         let what = if diff.whitespace_only() {
             " (whitespace only)"
@@ -158,6 +158,21 @@ mod tests {
     use crate::surface::{Item, Location, Source, Transport};
     use serde_json::json;
 
+    fn check_now(
+        s: &ServerSurface,
+        lock: &Lockfile,
+        descriptor: Option<&(String, CatalogDiff)>,
+        out: &mut Vec<Finding>,
+    ) -> Option<Drift> {
+        check(
+            s,
+            &crate::canonical::surface_digest(s),
+            lock,
+            descriptor,
+            out,
+        )
+    }
+
     fn surface(id: &str, client: bool, desc: &str) -> ServerSurface {
         let client = client.then_some(crate::surface::Client::Cursor);
         let source = Source {
@@ -186,7 +201,7 @@ mod tests {
         let lock = locked(&[surface("d.json", false, "Search notes.")]);
         let now = surface("d.json", false, "Search notes.\u{200B}");
         let mut out = Vec::new();
-        let drift = check(&now, &lock, None, &mut out).expect("drift");
+        let drift = check_now(&now, &lock, None, &mut out).expect("drift");
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].rule_id, "MTC-TOFU-001");
         assert_eq!(out[0].location, lock.entries["d.json"].location);
@@ -194,7 +209,7 @@ mod tests {
         assert_eq!(drift.diff.changes.len(), 1);
         let mut out = Vec::new();
         assert!(
-            check(
+            check_now(
                 &surface("d.json", false, "Search notes."),
                 &lock,
                 None,
@@ -209,7 +224,7 @@ mod tests {
     fn unpinned_server_is_reported() {
         let lock = locked(&[]);
         let mut out = Vec::new();
-        check(&surface("d.json", false, "x"), &lock, None, &mut out);
+        check_now(&surface("d.json", false, "x"), &lock, None, &mut out);
         assert_eq!(out[0].rule_id, "MTC-TOFU-005");
     }
 
@@ -228,7 +243,7 @@ mod tests {
         assert_eq!(all[0].tools[0].description(), "pinned text");
         assert!(all[0].tools[0].location.as_ref().unwrap().path == "mcptrustchecker.lock");
         let mut out = Vec::new();
-        let drift = check(&all[0], &lock, dd.get("mcp.json#notes"), &mut out);
+        let drift = check_now(&all[0], &lock, dd.get("mcp.json#notes"), &mut out);
         assert_eq!(out.len(), 1, "{out:?}");
         assert!(out[0].message.contains("servers/notes/tools.json"));
         assert!(drift.is_some());

@@ -24,6 +24,7 @@ use crate::finding::{Finding, sort_dedup};
 use crate::parse::InputError;
 use crate::score::{self, Score};
 use crate::surface::{Client, ServerSurface};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -152,8 +153,21 @@ fn server_stages(
     out: &mut Vec<Finding>,
 ) {
     meta::check(s, out);
-    unicode::check(s, opts, out);
-    injection::check(s, opts, out);
+    // Stages 1 and 2 read each text field on its own: one walk, fields in
+    // parallel, results collected in field order (so output stays deterministic).
+    let fields = s.text_fields();
+    let per_field: Vec<Vec<Finding>> = fields
+        .par_iter()
+        .with_min_len(64)
+        .map(|field| {
+            let mut v = Vec::new();
+            unicode::check_field(s, field, opts, &mut v);
+            injection::check_text_field(s, field, &mut v);
+            v
+        })
+        .collect();
+    drop(fields);
+    out.extend(per_field.into_iter().flatten());
     capability::check(s, opts, roles, out);
     toxic_flow::check_server(s, roles, out);
     supply_chain::check(s, opts, out);
@@ -189,15 +203,24 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             None => orphan.push(f),
         }
     }
-    let mut servers: Vec<ServerResult> = surfaces
+    let work: Vec<(ServerSurface, Vec<Finding>)> = surfaces
         .into_iter()
         .map(|surface| {
-            let mut findings = by_server.remove(&surface.id).unwrap_or_default();
+            let findings = by_server.remove(&surface.id).unwrap_or_default();
+            (surface, findings)
+        })
+        .collect();
+    // Servers are independent until the session stages: scanned in parallel, collected in order.
+    let mut servers: Vec<ServerResult> = work
+        .into_par_iter()
+        .map(|(surface, mut findings)| {
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
+            let digest = crate::canonical::surface_digest(&surface);
             let drift = lock.and_then(|l| {
                 integrity::check(
                     &surface,
+                    &digest,
                     l,
                     descriptor_diffs.get(&surface.id),
                     &mut findings,
@@ -210,7 +233,6 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
             }
             sort_dedup(&mut findings);
             let score = score::score(&findings);
-            let digest = crate::canonical::surface_digest(&surface);
             ServerResult {
                 surface,
                 roles,

@@ -80,7 +80,8 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
     }
 }
 
-fn check_field(
+/// Stage 1 over one text field (`check` walks every field of the surface).
+pub fn check_field(
     s: &ServerSurface,
     field: &TextField<'_>,
     opts: &ScanOptions,
