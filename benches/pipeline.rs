@@ -80,6 +80,38 @@ fn text_stages(c: &mut Criterion) {
             out
         })
     });
+    g.bench_function("injection/1000-tools", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            detect::injection::check(&s, &opts, &mut out);
+            out
+        })
+    });
+    // Stages 1+2 as the pipeline runs them: one field walk, fields in parallel.
+    g.bench_function("unicode+injection/1000-tools", |b| {
+        b.iter(|| {
+            use rayon::prelude::*;
+            let fields = s.text_fields();
+            fields
+                .par_iter()
+                .with_min_len(64)
+                .map(|f| {
+                    let mut v = Vec::new();
+                    detect::unicode::check_field(&s, f, &opts, &mut v);
+                    detect::injection::check_text_field(&s, f, &mut v);
+                    v
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    g.bench_function("capability/1000-tools", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            let mut roles = std::collections::BTreeMap::new();
+            detect::capability::check(&s, &opts, &mut roles, &mut out);
+            out
+        })
+    });
     g.bench_function("text-fields/1000-tools", |b| {
         b.iter(|| s.text_fields().len())
     });

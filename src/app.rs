@@ -80,7 +80,12 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     let (options, lock_error) = if args.installed && args.lockfile.is_none() {
         (args.options.clone(), None)
     } else {
-        crate::lockcmd::scan_options(&args.options, args.lockfile.as_deref(), &opts.root)
+        crate::lockcmd::scan_options(
+            &args.options,
+            args.lockfile.as_deref(),
+            &opts.root,
+            args.max_file_bytes,
+        )
     };
     let mut acquired = acquire::acquire_paths(&paths, &opts);
     // Live catalogs replace config-only ones before stage 7 compares them with the lockfile.
@@ -224,7 +229,23 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
 
 pub fn verdict_line(v: &Verdict) -> String {
     match (v.failed, v.worst_grade) {
-        (true, _) => format!("gate failed: {}", v.reasons.join("; ")),
+        (true, _) => {
+            // One line on stderr: a 1,000-server session names the first few only.
+            const SHOWN: usize = 5;
+            let mut line = format!(
+                "gate failed: {}",
+                v.reasons
+                    .iter()
+                    .take(SHOWN)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            if v.reasons.len() > SHOWN {
+                line.push_str(&format!("; and {} more", v.reasons.len() - SHOWN));
+            }
+            line
+        }
         (false, Some(g)) => format!("gate passed: worst grade {g}"),
         (false, None) => "gate passed: no MCP servers found".into(),
     }

@@ -48,7 +48,11 @@ pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
 
 /// Read the lockfile if there is one. A missing default lockfile is `None`; a
 /// missing explicit one, or a malformed one, is an error with its position.
-pub fn load_lock(explicit: Option<&Path>, root: &Path) -> Result<Option<Lockfile>, InputError> {
+pub fn load_lock(
+    explicit: Option<&Path>,
+    root: &Path,
+    max_bytes: u64,
+) -> Result<Option<Lockfile>, InputError> {
     let path = lock_path(explicit, root);
     let display = acquire::display_path(&path, root);
     if !path.exists() {
@@ -57,7 +61,7 @@ pub fn load_lock(explicit: Option<&Path>, root: &Path) -> Result<Option<Lockfile
             None => Ok(None),
         };
     }
-    Lockfile::load(&path, &display, root).map(Some)
+    Lockfile::load(&path, &display, root, max_bytes).map(Some)
 }
 
 /// Acquire and run the pipeline against a lockfile (for `diff`).
@@ -92,7 +96,7 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
     } else {
         None
     };
-    let mut lock = match load_lock(Some(&path), &root) {
+    let mut lock = match load_lock(Some(&path), &root, args.max_file_bytes) {
         Ok(Some(l)) => l,
         Ok(None) => Lockfile::empty(&display),
         Err(_) if before.is_none() => Lockfile::empty(&display),
@@ -204,7 +208,7 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     let root = args.root(&paths);
     let path = lock_path(args.lockfile.as_deref(), &root);
     let display = acquire::display_path(&path, &root);
-    let lock = match load_lock(Some(&path), &root) {
+    let lock = match load_lock(Some(&path), &root, args.max_file_bytes) {
         Ok(Some(l)) => l,
         Ok(None) => unreachable!("an explicit path is never None"),
         Err(e) if !path.exists() => anyhow::bail!(
@@ -239,9 +243,10 @@ pub fn scan_options(
     options: &ScanOptions,
     explicit: Option<&Path>,
     root: &Path,
+    max_bytes: u64,
 ) -> (ScanOptions, Option<InputError>) {
     let mut o = options.clone();
-    match load_lock(explicit, root) {
+    match load_lock(explicit, root, max_bytes) {
         Ok(l) => {
             o.lockfile = l.map(Arc::new);
             (o, None)

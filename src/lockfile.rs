@@ -143,8 +143,15 @@ impl Lockfile {
     }
 
     /// Read a lockfile from disk. `root` resolves entry paths (to find stale entries).
-    pub fn load(file: &Path, display: &str, root: &Path) -> Result<Lockfile, InputError> {
-        let text = parse::read_text(file, display, parse::DEFAULT_MAX_FILE_BYTES)?;
+    /// Read and parse a lockfile; `max_bytes` is the `--max-file-size` limit
+    /// (a lockfile pinning 20,000 tools is about 37 MB).
+    pub fn load(
+        file: &Path,
+        display: &str,
+        root: &Path,
+        max_bytes: u64,
+    ) -> Result<Lockfile, InputError> {
+        let text = parse::read_text(file, display, max_bytes)?;
         let mut lock = Lockfile::parse(&text, display)?;
         lock.missing_files = lock
             .entries

@@ -47,6 +47,7 @@ pub fn scores(
         &ScanOptions::default(),
         lock.is_file().then_some(lock.as_path()),
         tmp.path(),
+        crate::parse::DEFAULT_MAX_FILE_BYTES,
     );
     let result = detect::run(acquire::acquire_paths(&paths, &opts), &options);
     Ok(result

@@ -13,7 +13,7 @@ pub fn load_lock(abs: &Path, display: &str, root: &Path) -> Result<Option<Lockfi
     if !abs.exists() {
         return Ok(None);
     }
-    Lockfile::load(abs, display, root)
+    Lockfile::load(abs, display, root, crate::parse::DEFAULT_MAX_FILE_BYTES)
         .map(Some)
         .map_err(|e| crate::text::visible(&e.to_string()))
 }

@@ -54,15 +54,20 @@ fn descriptor_diffs(
     surfaces: &[ServerSurface],
     lock: &Lockfile,
 ) -> BTreeMap<String, (String, CatalogDiff)> {
+    // Descriptors by name: one lookup per pinned server, not a scan of every surface.
+    let mut by_name: BTreeMap<&str, Vec<&ServerSurface>> = BTreeMap::new();
+    for d in surfaces
+        .iter()
+        .filter(|d| d.source.client.is_none() && d.coverage == Coverage::Manifest)
+    {
+        by_name.entry(d.name.as_str()).or_default().push(d);
+    }
     let mut out = BTreeMap::new();
     for s in surfaces.iter().filter(|s| s.coverage == Coverage::Lockfile) {
         let Some(e) = lock.entries.get(&s.id) else {
             continue;
         };
-        let mut matches = surfaces.iter().filter(|d| {
-            d.source.client.is_none() && d.coverage == Coverage::Manifest && d.name == s.name
-        });
-        let (Some(d), None) = (matches.next(), matches.next()) else {
+        let Some([d]) = by_name.get(s.name.as_str()).map(Vec::as_slice) else {
             continue;
         };
         let desc = Snapshot::of(d).with_launch_of(&e.snapshot);

@@ -267,10 +267,15 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
             b.tool,
         ))
     });
-    let alone: BTreeSet<&str> = (0..members.len())
-        .flat_map(|i| {
-            let mine: Vec<Holder<'_>> = h.iter().filter(|x| x.member == i).cloned().collect();
-            evaluate(&mine)
+    // Each member's own holders, in `h` order: one pass, not one scan per member.
+    let mut per_member: Vec<Vec<Holder<'_>>> = vec![Vec::new(); members.len()];
+    for x in h.iter().filter(|x| x.member < members.len()) {
+        per_member[x.member].push(x.clone());
+    }
+    let alone: BTreeSet<&str> = per_member
+        .iter()
+        .flat_map(|mine| {
+            evaluate(mine)
                 .into_iter()
                 .map(|x| x.rule)
                 .collect::<Vec<_>>()
