@@ -104,6 +104,8 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
     result
         .errors
         .extend(lock_error.filter(|e| !result.errors.contains(e)));
+    // The options hold the parsed lockfile: freed beside the report, not before it.
+    crate::parse::drop_in_background(options);
     result
 }
 

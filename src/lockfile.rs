@@ -200,13 +200,25 @@ impl Lockfile {
             None => return Err(InputError::at(display, 1, 1, "missing `servers` object")),
             Some(_) => return Err(at("/servers", "`servers` must be an object".into())),
         };
+        // Entries are independent: read in parallel, the first error in key order wins.
+        use rayon::prelude::*;
+        let list: Vec<(&String, &Value)> = servers.iter().collect();
+        let parsed: Vec<(&String, String, Result<Entry, String>)> = list
+            .into_par_iter()
+            .map(|(id, raw)| {
+                let ptr = format!("/servers/{}", ptr_seg(id));
+                let entry = parse_entry(raw, &ptr, &doc, display);
+                (id, ptr, entry)
+            })
+            .collect();
         let mut entries = BTreeMap::new();
-        for (id, raw) in servers {
-            let ptr = format!("/servers/{}", ptr_seg(id));
-            let entry = parse_entry(raw, &ptr, &doc, display)
+        for (id, ptr, entry) in parsed {
+            let entry = entry
                 .map_err(|m| at(&ptr, format!("entry `{}`: {m}", crate::text::visible(id))))?;
             entries.insert(id.clone(), entry);
         }
+        // A 37 MB lockfile's tree takes a while to free: not on the critical path.
+        crate::parse::drop_in_background(doc);
         Ok(Lockfile {
             path: display.to_string(),
             methodology,
@@ -376,9 +388,9 @@ fn parse_entry(raw: &Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry
     };
     let mut item_locations = BTreeMap::new();
     for list in LISTS {
-        let items = match obj.get(list) {
-            None => Vec::new(),
-            Some(Value::Array(a)) => a.clone(),
+        let items: &[Value] = match obj.get(list) {
+            None => &[],
+            Some(Value::Array(a)) => a,
             Some(_) => return Err(format!("`{list}` must be an array")),
         };
         let mut out = Vec::new();
@@ -401,7 +413,13 @@ fn parse_entry(raw: &Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry
         // Keep the canonical order even if the file was edited by hand.
         let mut paired: Vec<((String, Value), Option<Location>)> =
             out.into_iter().zip(locs).collect();
-        paired.sort_by(|a, b| (&a.0.0, a.0.1.to_string()).cmp(&(&b.0.0, b.0.1.to_string())));
+        // By name; only items sharing a name are ordered by their canonical text.
+        paired.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+        for run in paired.chunk_by_mut(|a, b| a.0.0 == b.0.0) {
+            if run.len() > 1 {
+                run.sort_by_cached_key(|p| p.0.1.to_string());
+            }
+        }
         let (items, locs): (Vec<_>, Vec<_>) = paired.into_iter().unzip();
         match list {
             "tools" => snapshot.tools = items,

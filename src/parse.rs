@@ -75,6 +75,15 @@ impl Doc {
     }
 }
 
+/// Free a large value on a helper thread, off the scan's critical path (the
+/// process may exit first; the OS reclaims the memory either way).
+pub fn drop_in_background<T: Send + 'static>(value: T) {
+    // If no thread can be spawned, the closure (and the value) is freed right here.
+    let _ = std::thread::Builder::new()
+        .name("drop".into())
+        .spawn(move || drop(value));
+}
+
 /// Escape one JSON Pointer segment (RFC 6901).
 pub fn ptr_seg(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")

@@ -350,6 +350,19 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
             return;
         }
     };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    // The lockfile is read (with positions) by stage 7; here it is only checked.
+    // Strict JSON, as `lock` writes it, is validated without building a tree;
+    // anything else goes through the located parser for its error.
+    if name == "mcptrustchecker.lock"
+        && serde_json::from_str::<serde::de::IgnoredAny>(&text).is_ok()
+    {
+        out.files.push((display, FileKind::Lockfile));
+        return;
+    }
     let doc = match parse_file(&text, &display) {
         Ok(d) => d,
         Err(e) => {
@@ -357,10 +370,6 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
             return;
         }
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
     if name == "mcptrustchecker.lock" {
         out.files.push((display, FileKind::Lockfile));
         return;

@@ -328,3 +328,40 @@ fn config_only_server_is_graded_on_its_snapshot() {
         f[0]
     );
 }
+
+/// `--max-file-size` governs the lockfile too: a lockfile over the 16 MB
+/// default (20,000 pinned tools make about 37 MB) is an input error by
+/// default and is read when the limit is raised.
+#[test]
+fn lockfile_size_limit_follows_max_file_size() {
+    let d = repo_with(tools("Search A."), tools("Search B."));
+    let (code, out, err) = run(d.path(), &["lock"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Pad the lockfile past the default limit with JSON whitespace.
+    let mut text = lockfile(d.path());
+    text.push_str(&" ".repeat(17 * 1024 * 1024));
+    std::fs::write(d.path().join("mcptrustchecker.lock"), text).unwrap();
+    let (code, out, err) = run(d.path(), &["scan", ".", "--format", "json"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("mcptrustchecker.lock") && err.contains("byte limit"),
+        "{err}"
+    );
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "scan",
+            ".",
+            "--format",
+            "json",
+            "--max-file-size",
+            "40000000",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert!(report["errors"].as_array().unwrap().is_empty(), "{out}");
+    // Stage 7 ran: the pinned descriptors are compared, none drifted.
+    assert!(!out.contains("MTC-TOFU-001"), "{out}");
+    assert!(out.contains("servers/a/tools.json"), "{out}");
+}
