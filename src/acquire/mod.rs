@@ -386,6 +386,11 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
     } else {
         None
     };
+    // The readers copied what they need: a large document (and its text) is freed
+    // off the critical path; small ones are not worth a thread.
+    if text.len() > 1 << 20 {
+        crate::parse::drop_in_background((doc, text));
+    }
     match kind {
         Some(k) => {
             out.files.push((display.clone(), k));
