@@ -161,21 +161,17 @@ impl Snapshot {
         fn items(v: &[(String, Value)]) -> Vec<&Value> {
             v.iter().map(|(_, c)| c).collect()
         }
-        hash_with(|w| {
-            write_document(
-                w,
-                Document {
-                    spawn: &self.spawn,
-                    protocol_version: self.protocol_version.as_deref(),
-                    capabilities: self.capabilities.as_ref(),
-                    instructions: self.instructions.as_deref(),
-                    tools: items(&self.tools),
-                    prompts: items(&self.prompts),
-                    resources: items(&self.resources),
-                    resource_templates: items(&self.resource_templates),
-                },
-            )
-        })
+        Document {
+            spawn: &self.spawn,
+            protocol_version: self.protocol_version.as_deref(),
+            capabilities: self.capabilities.as_ref(),
+            instructions: self.instructions.as_deref(),
+            tools: items(&self.tools),
+            prompts: items(&self.prompts),
+            resources: items(&self.resources),
+            resource_templates: items(&self.resource_templates),
+        }
+        .digest()
     }
 
     /// The catalog only (tools, prompts, resources, instructions, capabilities),
@@ -206,21 +202,17 @@ pub fn digest_value(v: &Value) -> String {
 /// items sharing a name are rendered to bytes, to order them.
 pub fn surface_digest(s: &ServerSurface) -> String {
     let spawn = spawn(&s.transport);
-    hash_with(|w| {
-        write_document(
-            w,
-            Document {
-                spawn: &spawn,
-                protocol_version: s.protocol_version.as_deref(),
-                capabilities: s.capabilities.as_ref(),
-                instructions: s.instructions.as_deref(),
-                tools: item_order(&s.tools),
-                prompts: item_order(&s.prompts),
-                resources: item_order(&s.resources),
-                resource_templates: item_order(&s.resource_templates),
-            },
-        )
-    })
+    Document {
+        spawn: &spawn,
+        protocol_version: s.protocol_version.as_deref(),
+        capabilities: s.capabilities.as_ref(),
+        instructions: s.instructions.as_deref(),
+        tools: item_order(&s.tools),
+        prompts: item_order(&s.prompts),
+        resources: item_order(&s.resources),
+        resource_templates: item_order(&s.resource_templates),
+    }
+    .digest()
 }
 
 /// Items in canonical order: by name, then (same name only) by canonical text.
@@ -267,6 +259,13 @@ struct Document<'a> {
 }
 
 type Io = std::io::Result<()>;
+
+impl Document<'_> {
+    /// `sha256:<hex>` of the canonical document, streamed into the hash.
+    fn digest(self) -> String {
+        hash_with(|w| write_document(w, self))
+    }
+}
 
 fn write_document<W: Write>(w: &mut W, d: Document<'_>) -> Io {
     let opt_str = |w: &mut W, s: Option<&str>| match s {
