@@ -34,12 +34,16 @@ pub fn sort_value(v: &Value) -> Value {
 
 /// One item in canonical form: keys sorted, volatile top-level keys and volatile
 /// `_meta` entries dropped (a `_meta` emptied by that is dropped too).
+/// Built in one copy: members are inserted in sorted key order, each value sorted.
 pub fn canonical_item(v: &Value) -> Value {
     let Value::Object(m) = v else {
         return sort_value(v);
     };
+    let mut keys: Vec<&String> = m.keys().collect();
+    keys.sort();
     let mut out = Map::new();
-    for (k, val) in m {
+    for k in keys {
+        let val = &m[k];
         if VOLATILE_KEYS.contains(&k.as_str()) {
             continue;
         }
@@ -47,19 +51,23 @@ pub fn canonical_item(v: &Value) -> Value {
             && let Value::Object(meta) = val
             && !meta.is_empty()
         {
-            let kept: Map<String, Value> = meta
+            let mut kept: Vec<(&String, &Value)> = meta
                 .iter()
                 .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
-                .map(|(a, b)| (a.clone(), b.clone()))
                 .collect();
+            kept.sort_by_key(|(mk, _)| *mk);
             if !kept.is_empty() {
+                let kept = kept
+                    .into_iter()
+                    .map(|(a, b)| (a.clone(), sort_value(b)))
+                    .collect();
                 out.insert(k.clone(), Value::Object(kept));
             }
             continue;
         }
-        out.insert(k.clone(), val.clone());
+        out.insert(k.clone(), sort_value(val));
     }
-    sort_value(&Value::Object(out))
+    Value::Object(out)
 }
 
 /// Items as (name, canonical definition), sorted by name then canonical text.

@@ -164,12 +164,14 @@ impl Lockfile {
 
     /// Parse lockfile text; every error names the file and the position.
     pub fn parse(text: &str, display: &str) -> Result<Lockfile, InputError> {
-        let doc = parse::jsonc(text, display)?;
+        let mut doc = parse::jsonc(text, display)?;
+        // The tree is taken apart: each entry keeps its own raw value (moved, not copied).
+        let mut value = std::mem::take(&mut doc.value);
         let at = |ptr: &str, msg: String| {
             let (l, c) = doc.pos(ptr).unwrap_or((1, 1));
             InputError::at(display, l, c, msg)
         };
-        let Value::Object(top) = &doc.value else {
+        let Value::Object(top) = &mut value else {
             return Err(InputError::at(display, 1, 1, "a lockfile is a JSON object"));
         };
         match top.get("lockfileVersion").and_then(Value::as_u64) {
@@ -195,18 +197,18 @@ impl Lockfile {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        let servers = match top.get("servers") {
+        let servers = match top.remove("servers") {
             Some(Value::Object(m)) => m,
             None => return Err(InputError::at(display, 1, 1, "missing `servers` object")),
             Some(_) => return Err(at("/servers", "`servers` must be an object".into())),
         };
         // Entries are independent: read in parallel, the first error in key order wins.
         use rayon::prelude::*;
-        let list: Vec<(&String, &Value)> = servers.iter().collect();
-        let parsed: Vec<(&String, String, Result<Entry, String>)> = list
+        let list: Vec<(String, Value)> = servers.into_iter().collect();
+        let parsed: Vec<(String, String, Result<Entry, String>)> = list
             .into_par_iter()
             .map(|(id, raw)| {
-                let ptr = format!("/servers/{}", ptr_seg(id));
+                let ptr = format!("/servers/{}", ptr_seg(&id));
                 let entry = parse_entry(raw, &ptr, &doc, display);
                 (id, ptr, entry)
             })
@@ -214,8 +216,8 @@ impl Lockfile {
         let mut entries = BTreeMap::new();
         for (id, ptr, entry) in parsed {
             let entry = entry
-                .map_err(|m| at(&ptr, format!("entry `{}`: {m}", crate::text::visible(id))))?;
-            entries.insert(id.clone(), entry);
+                .map_err(|m| at(&ptr, format!("entry `{}`: {m}", crate::text::visible(&id))))?;
+            entries.insert(id, entry);
         }
         // A 37 MB lockfile's tree takes a while to free: not on the critical path.
         crate::parse::drop_in_background(doc);
@@ -337,7 +339,7 @@ impl serde_json::ser::Formatter for VisibleFormatter {
     }
 }
 
-fn parse_entry(raw: &Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry, String> {
+fn parse_entry(raw: Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry, String> {
     let obj = raw.as_object().ok_or("must be an object")?;
     let digest = obj
         .get("digest")
@@ -435,7 +437,7 @@ fn parse_entry(raw: &Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry
         snapshot,
         location: Location::new(display, line, column),
         item_locations,
-        raw: raw.clone(),
+        raw,
     })
 }
 

@@ -46,12 +46,15 @@ impl InputError {
     }
 }
 
+/// JSON Pointer → (line, column).
+pub type Positions = BTreeMap<String, (u32, u32)>;
+
 /// A parsed document with positions.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Doc {
     pub value: Value,
     /// JSON Pointer → (line, column) of the member's key or the element's start.
-    pub positions: BTreeMap<String, (u32, u32)>,
+    pub positions: Positions,
     /// Keys that appear twice in one object: (pointer, line, column) of the earlier, shadowed one.
     pub duplicates: Vec<(String, u32, u32)>,
 }
@@ -139,7 +142,218 @@ pub fn decode_utf8(bytes: Vec<u8>, display: &str) -> Result<String, InputError> 
 }
 
 /// Parse JSON with comments and trailing commas (VS Code, Zed, opencode accept them).
+///
+/// Strict JSON (most files, and every lockfile) takes a fast path: serde_json
+/// builds the value while [`scan_positions`] records positions, in parallel for
+/// large texts. Anything else (comments, trailing commas, duplicate keys,
+/// numbers serde_json would change, errors) goes through the located JSONC
+/// parser, which gives the same document or the located error.
 pub fn jsonc(text: &str, display: &str) -> Result<Doc, InputError> {
+    if let Some(doc) = strict_json(text) {
+        return Ok(doc);
+    }
+    jsonc_located(text, display)
+}
+
+/// Texts at least this long are parsed and scanned on two threads.
+const PARALLEL_SCAN_BYTES: usize = 64 * 1024;
+
+/// The strict-JSON fast path of [`jsonc`]: `None` sends the text to the located parser.
+fn strict_json(text: &str) -> Option<Doc> {
+    let parse = || serde_json::from_str::<Value>(text).ok();
+    let (value, scan) = if text.len() >= PARALLEL_SCAN_BYTES {
+        rayon::join(parse, || scan_positions(text))
+    } else {
+        (parse(), scan_positions(text))
+    };
+    let (value, (positions, members)) = (value?, scan?);
+    // serde_json keeps the last of two equal keys without a word; the located
+    // parser reports them, so a document with any duplicate goes there.
+    if count_members(&value) != members {
+        drop_in_background(value);
+        return None;
+    }
+    Some(Doc {
+        value,
+        positions,
+        duplicates: Vec::new(),
+    })
+}
+
+/// Object members in a value, at every depth.
+fn count_members(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => m.len() + m.values().map(count_members).sum::<usize>(),
+        Value::Array(a) => a.iter().map(count_members).sum(),
+        _ => 0,
+    }
+}
+
+/// Positions of a strict-JSON text, exactly as the located parser records them
+/// (members and elements of containers shallower than [`MAX_POSITION_DEPTH`]),
+/// and the number of object members. `None` when the text is not plain strict
+/// JSON or holds a number the two parsers could read differently (over 40
+/// characters, or a negative zero integer); the located parser then decides.
+/// Iterative and bounded: any input is safe here.
+fn scan_positions(text: &str) -> Option<(Positions, usize)> {
+    use std::fmt::Write;
+    /// An open container: object or array, its pointer's length, next element index.
+    struct Frame {
+        object: bool,
+        ptr_len: usize,
+        next: usize,
+    }
+    enum Want {
+        Value,
+        FirstKey,
+        Key,
+        FirstElement,
+        Element,
+        After,
+    }
+    let b = text.as_bytes();
+    let index = LineIndex::new(text);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut ptr = String::new();
+    let mut out: Vec<(String, (u32, u32))> = Vec::new();
+    let mut members = 0usize;
+    let mut want = Want::Value;
+    let mut i = 0usize;
+    loop {
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        let c = b.get(i).copied();
+        match want {
+            Want::Value => {
+                match c? {
+                    b'{' | b'[' => {
+                        if stack.len() >= MAX_DEPTH {
+                            return None;
+                        }
+                        let object = c == Some(b'{');
+                        stack.push(Frame {
+                            object,
+                            ptr_len: ptr.len(),
+                            next: 0,
+                        });
+                        want = if object {
+                            Want::FirstKey
+                        } else {
+                            Want::FirstElement
+                        };
+                        i += 1;
+                        continue;
+                    }
+                    b'"' => i = string_end(b, i)?,
+                    b't' | b'f' | b'n' => {
+                        while i < b.len() && b[i].is_ascii_lowercase() {
+                            i += 1;
+                        }
+                    }
+                    b'-' | b'0'..=b'9' => {
+                        let start = i;
+                        while i < b.len()
+                            && matches!(b[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                        {
+                            i += 1;
+                        }
+                        let lit = &b[start..i];
+                        let integer = !lit.iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
+                        if lit.len() > 40 || (integer && lit.starts_with(b"-0")) {
+                            return None;
+                        }
+                    }
+                    _ => return None,
+                }
+                want = Want::After;
+            }
+            Want::FirstKey | Want::Key => {
+                let frame = stack.last()?;
+                if matches!(want, Want::FirstKey) && c == Some(b'}') {
+                    // An empty container: `After` closes it.
+                    want = Want::After;
+                    continue;
+                }
+                if c != Some(b'"') {
+                    return None;
+                }
+                let start = i;
+                i = string_end(b, i)?;
+                let raw = &text[start..i];
+                members += 1;
+                ptr.truncate(frame.ptr_len);
+                ptr.push('/');
+                if raw.contains('\\') {
+                    push_ptr_seg(&mut ptr, &serde_json::from_str::<String>(raw).ok()?);
+                } else {
+                    push_ptr_seg(&mut ptr, &raw[1..raw.len() - 1]);
+                }
+                if stack.len() <= MAX_POSITION_DEPTH {
+                    out.push((ptr.clone(), index.line_col(start)));
+                }
+                while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+                if b.get(i) != Some(&b':') {
+                    return None;
+                }
+                i += 1;
+                want = Want::Value;
+            }
+            Want::FirstElement | Want::Element => {
+                let depth = stack.len();
+                let frame = stack.last_mut()?;
+                if matches!(want, Want::FirstElement) && c == Some(b']') {
+                    // An empty container: `After` closes it.
+                    want = Want::After;
+                    continue;
+                }
+                c?;
+                ptr.truncate(frame.ptr_len);
+                let _ = write!(ptr, "/{}", frame.next);
+                frame.next += 1;
+                if depth <= MAX_POSITION_DEPTH {
+                    out.push((ptr.clone(), index.line_col(i)));
+                }
+                want = Want::Value;
+            }
+            Want::After => {
+                let Some(frame) = stack.last() else {
+                    // The root value is complete: only whitespace may follow.
+                    return (i == b.len()).then(|| (out.into_iter().collect(), members));
+                };
+                match (c?, frame.object) {
+                    (b',', true) => want = Want::Key,
+                    (b',', false) => want = Want::Element,
+                    (b'}', true) | (b']', false) => {
+                        ptr.truncate(frame.ptr_len);
+                        stack.pop();
+                    }
+                    _ => return None,
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The offset just past the JSON string that opens at `b[start]` (a quote).
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        if b[i] == b'"' {
+            return Some(i + 1);
+        }
+        i += 2;
+    }
+}
+
+/// The located JSONC parser: builds an AST, then the value and its positions.
+/// [`jsonc`] gives the same document for every strict-JSON text it takes a fast
+/// path on (a property test and the `parse_jsonc` fuzz target check this).
+pub fn jsonc_located(text: &str, display: &str) -> Result<Doc, InputError> {
     use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
     let opts = ParseOptions {
         allow_comments: true,
@@ -634,6 +848,7 @@ pub fn front_matter(text: &str) -> Option<(&str, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn jsonc_positions_comments_and_trailing_commas() {
@@ -671,6 +886,130 @@ mod tests {
         let n = "1".repeat(10_000);
         let d = jsonc(&format!("{{\"n\": {n}}}"), "n.json").unwrap();
         assert_eq!(d.value["n"].as_str().map(str::len), Some(10_000));
+    }
+
+    /// A JSON text built from a small grammar with tricky parts: duplicate and
+    /// escaped keys, numbers on every boundary serde_json and the located
+    /// parser treat differently, escapes, lone surrogates, raw controls, comments
+    /// and trailing commas (the last ones must leave the fast path).
+    fn json_text() -> impl Strategy<Value = String> {
+        let number = prop_oneof![
+            Just("0"),
+            Just("-0"),
+            Just("-0.0"),
+            Just("1.0"),
+            Just("1E5"),
+            Just("1e+5"),
+            Just("0.1"),
+            Just("1e400"),
+            Just("-1e400"),
+            Just("5e-324"),
+            Just("1e-400"),
+            Just("18446744073709551615"),
+            Just("18446744073709551616"),
+            Just("-9223372036854775808"),
+            Just("-9223372036854775809"),
+            Just("1.7976931348623157e308"),
+            Just("123456789012345678901234567890123456789"),
+            Just("12345678901234567890123456789012345678901"),
+            Just("0.30000000000000004"),
+            Just("01"),
+            Just("1."),
+            Just("-"),
+            Just(".5"),
+        ]
+        .prop_map(str::to_string);
+        let string = prop_oneof![
+            "[a-z /~é😀]{0,6}".prop_map(|s| format!("\"{s}\"")),
+            Just("\"a\\u0062\"".to_string()),
+            Just("\"\\ud83d\\ude00\"".to_string()),
+            Just("\"\\ud800\"".to_string()),
+            Just("\"tab\there\"".to_string()),
+            Just("\"\\n\\/\\\\\"".to_string()),
+        ];
+        let key = prop_oneof![
+            Just("\"a\"".to_string()),
+            Just("\"b\"".to_string()),
+            Just("\"ab\"".to_string()),
+            Just("\"a\\u0062\"".to_string()),
+            Just("\"x/y~z\"".to_string()),
+        ];
+        let ws = prop_oneof![
+            Just(""),
+            Just(" "),
+            Just("\n"),
+            Just("\r\n  "),
+            Just("\t"),
+            Just(" // c\n")
+        ];
+        let leaf = prop_oneof![
+            number,
+            string,
+            Just("true".to_string()),
+            Just("null".to_string()),
+            Just("false".to_string())
+        ];
+        let ws2 = ws.clone();
+        leaf.prop_recursive(8, 64, 6, move |inner| {
+            let ws = ws2.clone();
+            prop_oneof![
+                (
+                    proptest::collection::vec((ws.clone(), inner.clone()), 0..6),
+                    any::<bool>()
+                )
+                    .prop_map(|(items, trailing)| {
+                        let body: Vec<String> =
+                            items.into_iter().map(|(w, v)| format!("{w}{v}")).collect();
+                        format!(
+                            "[{}{}]",
+                            body.join(","),
+                            if trailing && !body.is_empty() {
+                                ","
+                            } else {
+                                ""
+                            }
+                        )
+                    }),
+                proptest::collection::vec((ws.clone(), key.clone(), ws, inner), 0..6).prop_map(
+                    |m| {
+                        let body: Vec<String> = m
+                            .into_iter()
+                            .map(|(w, k, w2, v)| format!("{w}{k}{w2}:{v}"))
+                            .collect();
+                        format!("{{{}}}", body.join(","))
+                    }
+                ),
+            ]
+        })
+        .prop_flat_map(move |doc| (ws.clone(), Just(doc)).prop_map(|(w, d)| format!("{w}{d}{w}")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+        /// The fast path never changes a document: whenever it answers, the
+        /// located parser gives the same value, positions and duplicates.
+        #[test]
+        fn strict_json_fast_path_equals_the_located_parser(text in json_text()) {
+            let located = jsonc_located(&text, "p.json");
+            if let Some(fast) = strict_json(&text) {
+                prop_assert_eq!(Ok(fast), located, "{}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn strict_json_takes_the_fast_path_with_positions() {
+        let t = "{\n  \"servers\": {\n    \"a~/\": {\"args\": [1, \"x\", {\"k\": null}]}\n  }\n}\n";
+        let fast = strict_json(t).expect("strict JSON takes the fast path");
+        assert_eq!(Ok(fast.clone()), jsonc_located(t, "s.json"));
+        assert_eq!(fast.pos("/servers/a~0~1/args/2/k"), Some((3, 31)));
+        assert!(
+            strict_json("{\"a\": 1, \"a\": 2}").is_none(),
+            "duplicates go to the located parser"
+        );
+        assert!(strict_json("{\"a\": 1,}").is_none());
+        assert!(strict_json("{\"a\": -0}").is_none());
     }
 
     #[test]

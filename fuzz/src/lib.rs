@@ -91,6 +91,13 @@ pub fn parse_jsonc(data: &[u8]) {
         .filter(|n| n.ends_with(".json") || n.ends_with(".jsonc"))
         .collect();
     parse_and_read(data, parse::jsonc, &names);
+    // Differential: the strict-JSON fast path must give exactly the located
+    // parser's document whenever it answers.
+    let t = text_of(data);
+    if let Ok(fast) = parse::jsonc(&t, "d.json") {
+        let located = parse::jsonc_located(&t, "d.json");
+        assert_eq!(Ok(fast), located, "fast path and located parser differ");
+    }
 }
 
 /// TOML parser + the Codex reader (and every other shape over the same Doc).
