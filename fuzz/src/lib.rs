@@ -54,7 +54,7 @@ fn text_of(data: &[u8]) -> String {
 fn read_doc(doc: &Doc, names: &[&str]) -> Acquired {
     let mut out = Acquired::default();
     for name in names {
-        if manifest::read(doc, name, &mut out).is_none() {
+        if manifest::read(&mut doc.clone(), name, &mut out).is_none() {
             configs::read(doc, name, &mut out);
         }
     }

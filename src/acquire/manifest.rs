@@ -11,13 +11,16 @@ use crate::surface::{
 use serde_json::Value;
 
 /// Recognise and read a descriptor; `None` when the document is not one.
-pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> Option<FileKind> {
+///
+/// Item lists (tools, prompts, resources) are moved out of `doc`, not copied: a
+/// 10,000-tool manifest is not held twice. Nothing is taken when `None` is returned.
+pub fn read(doc: &mut Doc, path: &str, out: &mut Acquired) -> Option<FileKind> {
     let v = &doc.value;
     // Unwrap a JSON-RPC response or an Inspector `{result: …}` envelope.
     if let Some(result) = v.get("result").filter(|r| r.is_object() || r.is_array())
         && looks_like_catalog(result)
     {
-        read_tool_manifest(doc, result, "/result", path, out);
+        read_tool_manifest(doc, "/result", path, out);
         return Some(FileKind::ToolManifest);
     }
     if v.get("manifest_version").is_some()
@@ -42,7 +45,7 @@ pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> Option<FileKind> {
         return Some(FileKind::RegistryServerJson);
     }
     if looks_like_catalog(v) && v.get("mcpServers").is_none() {
-        read_tool_manifest(doc, v, "", path, out);
+        read_tool_manifest(doc, "", path, out);
         return Some(FileKind::ToolManifest);
     }
     if v.get("image").is_some()
@@ -118,29 +121,34 @@ fn pos(doc: &Doc, ptr: &str, path: &str) -> Location {
     Location::new(path, l, c)
 }
 
-fn items(doc: &Doc, list: Option<&Value>, ptr: &str, path: &str, name_key: &str) -> Vec<Item> {
-    let Some(Value::Array(a)) = list else {
+/// The items of the array at `ptr`, moved out of the document (left `null`).
+fn take_items(doc: &mut Doc, ptr: &str, path: &str) -> Vec<Item> {
+    let Some(Value::Array(a)) = doc
+        .value
+        .pointer_mut(ptr)
+        .filter(|l| l.is_array())
+        .map(Value::take)
+    else {
         return Vec::new();
     };
-    a.iter()
+    a.into_iter()
         .enumerate()
         .map(|(i, raw)| {
             let name = raw
-                .get(name_key)
-                .or_else(|| raw.get("name"))
+                .get("name")
                 .and_then(Value::as_str)
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("#{i}"));
-            Item::new(
-                name,
-                raw.clone(),
-                Some(pos(doc, &format!("{ptr}/{i}"), path)),
-            )
+            let at = pos(doc, &format!("{ptr}/{i}"), path);
+            Item::new(name, raw, Some(at))
         })
         .collect()
 }
 
-fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Acquired) {
+fn read_tool_manifest(doc: &mut Doc, base: &str, path: &str, out: &mut Acquired) {
+    let Some(v) = doc.value.pointer(base) else {
+        return;
+    };
     let init = v.get("initialize");
     let pick = |k: &str| {
         v.get(k)
@@ -197,32 +205,6 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
         s.package = package::identify(command, args);
     }
     read_package_meta(v, &mut s);
-    if v.is_array() {
-        s.tools = items(doc, Some(v), base, path, "name");
-    } else {
-        s.tools = items(doc, v.get("tools"), &format!("{base}/tools"), path, "name");
-        s.prompts = items(
-            doc,
-            v.get("prompts"),
-            &format!("{base}/prompts"),
-            path,
-            "name",
-        );
-        s.resources = items(
-            doc,
-            v.get("resources"),
-            &format!("{base}/resources"),
-            path,
-            "name",
-        );
-        s.resource_templates = items(
-            doc,
-            v.get("resourceTemplates"),
-            &format!("{base}/resourceTemplates"),
-            path,
-            "name",
-        );
-    }
     s.server_info = server_info;
     s.capabilities = pick("capabilities");
     s.instructions = pick("instructions").and_then(|i| i.as_str().map(str::to_string));
@@ -231,6 +213,14 @@ fn read_tool_manifest(doc: &Doc, v: &Value, base: &str, path: &str, out: &mut Ac
         s.notes.push(
             "the dump has a nextCursor: later pages of the tool list are not in this file".into(),
         );
+    }
+    if v.is_array() {
+        s.tools = take_items(doc, base, path);
+    } else {
+        s.tools = take_items(doc, &format!("{base}/tools"), path);
+        s.prompts = take_items(doc, &format!("{base}/prompts"), path);
+        s.resources = take_items(doc, &format!("{base}/resources"), path);
+        s.resource_templates = take_items(doc, &format!("{base}/resourceTemplates"), path);
     }
     s.coverage = if s.catalog_is_empty() && s.instructions.is_none() {
         Coverage::Empty
@@ -278,7 +268,7 @@ fn read_package_meta(v: &Value, s: &mut ServerSurface) {
     });
 }
 
-fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
+fn read_mcpb(doc: &mut Doc, path: &str, out: &mut Acquired) {
     let v = &doc.value;
     let name = v
         .get("name")
@@ -333,16 +323,19 @@ fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
     s.config_entry = cfg.cloned();
     // A full `initialize` and `tools/list` may be embedded for Windows: prefer them.
     let statics = v.pointer("/_meta/com.microsoft.windows/static_responses");
-    let static_tools = statics
-        .and_then(|st| st.pointer("/tools/list").or_else(|| st.get("tools/list")))
-        .and_then(|r| r.get("tools"));
-    if let Some(tools) = static_tools {
-        let ptr = "/_meta/com.microsoft.windows/static_responses/tools~1list/tools";
-        s.tools = items(doc, Some(tools), ptr, path, "name");
-    } else {
-        s.tools = items(doc, v.get("tools"), "/tools", path, "name");
-    }
-    s.prompts = items(doc, v.get("prompts"), "/prompts", path, "name");
+    // `tools/list` as one key or as nested `tools` → `list`.
+    let tools_ptr = statics
+        .and_then(|st| {
+            [
+                ("/tools/list/tools", "/tools/list"),
+                ("/tools~1list/tools", "/tools~1list"),
+            ]
+            .into_iter()
+            .find(|(_, list)| st.pointer(list).is_some_and(|r| r.get("tools").is_some()))
+        })
+        .map_or("/tools".to_string(), |(t, _)| {
+            format!("/_meta/com.microsoft.windows/static_responses{t}")
+        });
     if let Some(init) = statics.and_then(|st| st.get("initialize")) {
         s.server_info = init.get("serverInfo").cloned();
         s.capabilities = init.get("capabilities").cloned();
@@ -366,14 +359,16 @@ fn read_mcpb(doc: &Doc, path: &str, out: &mut Acquired) {
         s.notes
             .push("the bundle generates more tools or prompts at run time than it declares".into());
     }
+    if let Transport::Stdio { command, args, .. } = &s.transport {
+        s.package = package::identify(command, args);
+    }
+    s.tools = take_items(doc, &tools_ptr, path);
+    s.prompts = take_items(doc, "/prompts", path);
     s.coverage = if s.catalog_is_empty() {
         Coverage::ConfigOnly
     } else {
         Coverage::Manifest
     };
-    if let Transport::Stdio { command, args, .. } = &s.transport {
-        s.package = package::identify(command, args);
-    }
     out.surfaces.push(s);
 }
 

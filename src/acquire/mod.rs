@@ -363,7 +363,7 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
         out.files.push((display, FileKind::Lockfile));
         return;
     }
-    let doc = match parse_file(&text, &display) {
+    let mut doc = match parse_file(&text, &display) {
         Ok(d) => d,
         Err(e) => {
             out.errors.push(e);
@@ -379,7 +379,7 @@ fn read_one(path: &Path, explicit: bool, opts: &AcquireOptions, out: &mut Acquir
         return;
     }
     let before = out.surfaces.len();
-    let kind = if let Some(kind) = manifest::read(&doc, &display, out) {
+    let kind = if let Some(kind) = manifest::read(&mut doc, &display, out) {
         Some(kind)
     } else if configs::read(&doc, &display, out) {
         Some(FileKind::ClientConfig)
