@@ -97,12 +97,48 @@ pub fn protected(registry: &str) -> &'static [Protected] {
     }
 }
 
+/// A protected name with what every check derives from it, computed once
+/// (not once per scanned server: a 1,000-server config compares every name).
+pub struct Prepared {
+    pub entry: &'static Protected,
+    /// [`normalize`]d.
+    pub norm: String,
+    /// Confusable skeleton of the name.
+    pub skeleton: String,
+}
+
+impl Prepared {
+    /// The normalised name split into scope and bare name.
+    fn split(&self) -> (Option<&str>, &str) {
+        split_scope(&self.norm)
+    }
+}
+
+/// The protected names of a registry, prepared.
+fn prepared(registry: &str) -> &'static [Prepared] {
+    static NPM: OnceLock<Vec<Prepared>> = OnceLock::new();
+    static PYPI: OnceLock<Vec<Prepared>> = OnceLock::new();
+    let cell = match registry {
+        "npm" => &NPM,
+        "pypi" => &PYPI,
+        _ => return &[],
+    };
+    cell.get_or_init(|| {
+        protected(registry)
+            .iter()
+            .map(|p| Prepared {
+                entry: p,
+                norm: normalize(registry, &p.name),
+                skeleton: crate::confusables::skeleton(&p.name),
+            })
+            .collect()
+    })
+}
+
 /// Is `name` itself protected in `registry`?
 pub fn is_protected(registry: &str, name: &str) -> bool {
     let n = normalize(registry, name);
-    protected(registry)
-        .iter()
-        .any(|p| normalize(registry, &p.name) == n)
+    prepared(registry).iter().any(|p| p.norm == n)
 }
 
 fn split_scope(name: &str) -> (Option<&str>, &str) {
@@ -214,11 +250,11 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
     }
     // SUP-004: same confusable skeleton as a protected name.
     let sk = crate::confusables::skeleton(name.trim());
-    for p in protected(registry) {
-        if crate::confusables::skeleton(&p.name) == sk {
+    for p in prepared(registry) {
+        if p.skeleton == sk {
             return Some(hit(
                 "MTC-SUP-004",
-                &p.name,
+                &p.entry.name,
                 Severity::High,
                 Confidence::Strong,
                 "renders like the protected name (same confusable skeleton)".into(),
@@ -269,13 +305,12 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
             }
         }
         if base != bare && base.chars().count() >= 5 && !d.combosquat.generic.contains(&base) {
-            for p in protected(registry) {
-                let pn = normalize(registry, &p.name);
-                let (_, pbare) = split_scope(&pn);
+            for p in prepared(registry) {
+                let (_, pbare) = p.split();
                 if pbare == base && distinctive(pbare) {
                     return Some(hit(
                         "MTC-SUP-006",
-                        &p.name,
+                        &p.entry.name,
                         Severity::Medium,
                         Confidence::Heuristic,
                         format!("`{bare}` is `{base}` plus a combosquat suffix"),
@@ -292,9 +327,9 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
 fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
     let (scope, bare) = split_scope(lower);
     let mut best: Option<(usize, &Protected, String)> = None;
-    for p in protected(registry) {
-        let pn = normalize(registry, &p.name);
-        let (pscope, pbare) = split_scope(&pn);
+    for prep in prepared(registry) {
+        let (p, pn) = (prep.entry, &prep.norm);
+        let (pscope, pbare) = prep.split();
         // What is compared: bare names in the same scope, the whole names
         // across scopes, an unscoped name with a distinctive protected bare name.
         let (a, b) = match (scope, pscope) {
