@@ -77,17 +77,21 @@ pub fn scan_tree(args: &ScanArgs) -> ScanResult {
         ..AcquireOptions::default()
     };
     // Installed configs have no repository root: only an explicit lockfile applies there.
-    let (options, lock_error) = if args.installed && args.lockfile.is_none() {
-        (args.options.clone(), None)
-    } else {
-        crate::lockcmd::scan_options(
-            &args.options,
-            args.lockfile.as_deref(),
-            &opts.root,
-            args.max_file_bytes,
-        )
+    // The lockfile (up to tens of MB) is read while the configs are acquired.
+    let load_options = || {
+        if args.installed && args.lockfile.is_none() {
+            (args.options.clone(), None)
+        } else {
+            crate::lockcmd::scan_options(
+                &args.options,
+                args.lockfile.as_deref(),
+                &opts.root,
+                args.max_file_bytes,
+            )
+        }
     };
-    let mut acquired = acquire::acquire_paths(&paths, &opts);
+    let ((options, lock_error), mut acquired) =
+        rayon::join(load_options, || acquire::acquire_paths(&paths, &opts));
     // Live catalogs replace config-only ones before stage 7 compares them with the lockfile.
     if let Some(live) = &args.live {
         live_fill(&mut acquired, live);
