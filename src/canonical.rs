@@ -34,40 +34,48 @@ pub fn sort_value(v: &Value) -> Value {
 
 /// One item in canonical form: keys sorted, volatile top-level keys and volatile
 /// `_meta` entries dropped (a `_meta` emptied by that is dropped too).
-/// Built in one copy: members are inserted in sorted key order, each value sorted.
 pub fn canonical_item(v: &Value) -> Value {
-    let Value::Object(m) = v else {
-        return sort_value(v);
-    };
-    let mut keys: Vec<&String> = m.keys().collect();
-    keys.sort();
-    let mut out = Map::new();
-    for k in keys {
-        let val = &m[k];
-        if VOLATILE_KEYS.contains(&k.as_str()) {
-            continue;
+    let mut c = v.clone();
+    canonicalize_item(&mut c);
+    c
+}
+
+/// [`canonical_item`] in place: nothing is copied, so the lockfile reader can
+/// turn a definition it owns into its canonical form for free.
+pub fn canonicalize_item(v: &mut Value) {
+    if let Value::Object(m) = v {
+        for k in VOLATILE_KEYS {
+            m.remove(*k);
         }
-        if k == "_meta"
-            && let Value::Object(meta) = val
+        if let Some(Value::Object(meta)) = m.get_mut("_meta")
             && !meta.is_empty()
         {
-            let mut kept: Vec<(&String, &Value)> = meta
-                .iter()
-                .filter(|(mk, _)| !VOLATILE_META_KEYS.contains(&mk.as_str()))
-                .collect();
-            kept.sort_by_key(|(mk, _)| *mk);
-            if !kept.is_empty() {
-                let kept = kept
-                    .into_iter()
-                    .map(|(a, b)| (a.clone(), sort_value(b)))
-                    .collect();
-                out.insert(k.clone(), Value::Object(kept));
+            for k in VOLATILE_META_KEYS {
+                meta.remove(*k);
             }
-            continue;
+            if meta.is_empty() {
+                m.remove("_meta");
+            }
         }
-        out.insert(k.clone(), sort_value(val));
     }
-    Value::Object(out)
+    sort_in_place(v);
+}
+
+/// Sort object keys recursively, in place (a no-op walk when the map type keeps
+/// keys sorted already, as serde_json's default map does).
+fn sort_in_place(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if !m.keys().is_sorted() {
+                let mut members: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                m.extend(members);
+            }
+            m.values_mut().for_each(sort_in_place);
+        }
+        Value::Array(a) => a.iter_mut().for_each(sort_in_place),
+        _ => {}
+    }
 }
 
 /// Items as (name, canonical definition), sorted by name then canonical text.

@@ -53,6 +53,16 @@ pub fn load_lock(
     root: &Path,
     max_bytes: u64,
 ) -> Result<Option<Lockfile>, InputError> {
+    load_lock_with(explicit, root, max_bytes, Lockfile::load)
+}
+
+/// [`load_lock`] with a reader: [`Lockfile::load`], or [`Lockfile::load_for_scan`].
+fn load_lock_with(
+    explicit: Option<&Path>,
+    root: &Path,
+    max_bytes: u64,
+    load: fn(&Path, &str, &Path, u64) -> Result<Lockfile, InputError>,
+) -> Result<Option<Lockfile>, InputError> {
     let path = lock_path(explicit, root);
     let display = acquire::display_path(&path, root);
     if !path.exists() {
@@ -61,7 +71,7 @@ pub fn load_lock(
             None => Ok(None),
         };
     }
-    Lockfile::load(&path, &display, root, max_bytes).map(Some)
+    load(&path, &display, root, max_bytes).map(Some)
 }
 
 /// Acquire and run the pipeline against a lockfile (for `diff`).
@@ -246,7 +256,8 @@ pub fn scan_options(
     max_bytes: u64,
 ) -> (ScanOptions, Option<InputError>) {
     let mut o = options.clone();
-    match load_lock(explicit, root, max_bytes) {
+    // The pipeline only compares with the lockfile, never writes it.
+    match load_lock_with(explicit, root, max_bytes, Lockfile::load_for_scan) {
         Ok(l) => {
             o.lockfile = l.map(Arc::new);
             (o, None)

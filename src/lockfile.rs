@@ -28,8 +28,10 @@ pub struct Entry {
     pub location: Location,
     /// Where each item definition is written: list key → positions in snapshot order.
     pub item_locations: BTreeMap<&'static str, Vec<Option<Location>>>,
-    /// The entry exactly as read (or as built): written back unchanged unless its surface changed.
-    raw: Value,
+    /// The entry exactly as read (or as built): written back unchanged unless its
+    /// surface changed. `None` when read for a scan only ([`Lockfile::load_for_scan`]):
+    /// the definitions then move into the snapshot instead of being copied.
+    raw: Option<Value>,
 }
 
 impl Entry {
@@ -42,7 +44,7 @@ impl Entry {
             snapshot,
             location: Location::default(),
             item_locations: BTreeMap::new(),
-            raw,
+            raw: Some(raw),
         }
     }
 
@@ -151,8 +153,30 @@ impl Lockfile {
         root: &Path,
         max_bytes: u64,
     ) -> Result<Lockfile, InputError> {
+        Self::load_with(file, display, root, max_bytes, true)
+    }
+
+    /// [`Lockfile::load`] for a scan, which never writes the file back: entries keep
+    /// no raw copy (one copy of every pinned catalog fewer). Written anyway, an
+    /// entry comes out in canonical form.
+    pub fn load_for_scan(
+        file: &Path,
+        display: &str,
+        root: &Path,
+        max_bytes: u64,
+    ) -> Result<Lockfile, InputError> {
+        Self::load_with(file, display, root, max_bytes, false)
+    }
+
+    fn load_with(
+        file: &Path,
+        display: &str,
+        root: &Path,
+        max_bytes: u64,
+        keep_raw: bool,
+    ) -> Result<Lockfile, InputError> {
         let text = parse::read_text(file, display, max_bytes)?;
-        let mut lock = Lockfile::parse(&text, display)?;
+        let mut lock = Lockfile::parse_with(&text, display, keep_raw)?;
         lock.missing_files = lock
             .entries
             .keys()
@@ -164,6 +188,10 @@ impl Lockfile {
 
     /// Parse lockfile text; every error names the file and the position.
     pub fn parse(text: &str, display: &str) -> Result<Lockfile, InputError> {
+        Self::parse_with(text, display, true)
+    }
+
+    fn parse_with(text: &str, display: &str, keep_raw: bool) -> Result<Lockfile, InputError> {
         let mut doc = parse::jsonc(text, display)?;
         // The tree is taken apart: each entry keeps its own raw value (moved, not copied).
         let mut value = std::mem::take(&mut doc.value);
@@ -209,7 +237,7 @@ impl Lockfile {
             .into_par_iter()
             .map(|(id, raw)| {
                 let ptr = format!("/servers/{}", ptr_seg(&id));
-                let entry = parse_entry(raw, &ptr, &doc, display);
+                let entry = parse_entry(raw, &ptr, &doc, display, keep_raw);
                 (id, ptr, entry)
             })
             .collect();
@@ -234,7 +262,13 @@ impl Lockfile {
         let servers: Map<String, Value> = self
             .entries
             .iter()
-            .map(|(k, e)| (k.clone(), e.raw.clone()))
+            .map(|(k, e)| {
+                let raw = e
+                    .raw
+                    .clone()
+                    .unwrap_or_else(|| entry_json(&e.digest, &e.snapshot));
+                (k.clone(), raw)
+            })
             .collect();
         let mut top = Map::new();
         top.insert("lockfileVersion".into(), json!(FORMAT_VERSION));
@@ -339,7 +373,13 @@ impl serde_json::ser::Formatter for VisibleFormatter {
     }
 }
 
-fn parse_entry(raw: Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry, String> {
+fn parse_entry(
+    mut raw: Value,
+    ptr: &str,
+    doc: &Doc,
+    display: &str,
+    keep_raw: bool,
+) -> Result<Entry, String> {
     let obj = raw.as_object().ok_or("must be an object")?;
     let digest = obj
         .get("digest")
@@ -390,14 +430,14 @@ fn parse_entry(raw: Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry,
     };
     let mut item_locations = BTreeMap::new();
     for list in LISTS {
-        let items: &[Value] = match obj.get(list) {
-            None => &[],
+        let items: &mut [Value] = match raw.get_mut(list) {
+            None => &mut [],
             Some(Value::Array(a)) => a,
             Some(_) => return Err(format!("`{list}` must be an array")),
         };
         let mut out = Vec::new();
         let mut locs = Vec::new();
-        for (i, it) in items.iter().enumerate() {
+        for (i, it) in items.iter_mut().enumerate() {
             let def = it
                 .get("definition")
                 .ok_or_else(|| format!("`{list}[{i}]` has no `definition`"))?;
@@ -405,8 +445,20 @@ fn parse_entry(raw: Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry,
                 .get("name")
                 .and_then(Value::as_str)
                 .or_else(|| def.get("name").and_then(Value::as_str))
-                .ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?;
-            out.push((name.to_string(), crate::canonical::canonical_item(def)));
+                .ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?
+                .to_string();
+            let def = match it.get_mut("definition") {
+                // Without a raw copy to keep, the definition moves into the snapshot.
+                Some(d) if !keep_raw => {
+                    let mut d = d.take();
+                    crate::canonical::canonicalize_item(&mut d);
+                    d
+                }
+                d => d
+                    .map(|d| crate::canonical::canonical_item(d))
+                    .unwrap_or_default(),
+            };
+            out.push((name, def));
             locs.push(
                 doc.pos(&format!("{ptr}/{list}/{i}/definition"))
                     .map(|(l, c)| Location::new(display, l, c)),
@@ -437,7 +489,7 @@ fn parse_entry(raw: Value, ptr: &str, doc: &Doc, display: &str) -> Result<Entry,
         snapshot,
         location: Location::new(display, line, column),
         item_locations,
-        raw,
+        raw: keep_raw.then_some(raw),
     })
 }
 
@@ -624,6 +676,36 @@ mod tests {
         let tl = e.item_locations["tools"][0].as_ref().unwrap();
         assert!(tl.line > e.location.line);
         assert_eq!(back.to_text(), text);
+    }
+
+    #[test]
+    fn scan_read_moves_definitions_and_equals_the_full_read() {
+        let mut lock = Lockfile::empty("mcptrustchecker.lock");
+        let s = surface("a/mcp.json#x", &[("b", "two"), ("a", "one"), ("a", "dup")]);
+        lock_surfaces(&mut lock, std::slice::from_ref(&s), &[]);
+        // A hand-edited entry: volatile keys and volatile `_meta` inside a definition.
+        let mut v: Value = serde_json::from_str(&lock.to_text()).unwrap();
+        let def = &mut v["servers"]["a/mcp.json#x"]["tools"][0]["definition"];
+        def["nextCursor"] = json!("c2");
+        def["_meta"] = json!({"progressToken": 7, "keep": {"z": 1, "a": 2}});
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let full = Lockfile::parse(&text, "l").unwrap();
+        let scan = Lockfile::parse_with(&text, "l", false).unwrap();
+        let (f, g) = (&full.entries["a/mcp.json#x"], &scan.entries["a/mcp.json#x"]);
+        assert_eq!(f.snapshot, g.snapshot);
+        assert_eq!(
+            (&f.digest, &f.item_locations),
+            (&g.digest, &g.item_locations)
+        );
+        assert_eq!(
+            g.snapshot.tools[0].1["_meta"],
+            json!({"keep": {"a": 2, "z": 1}})
+        );
+        assert!(g.snapshot.tools[0].1.get("nextCursor").is_none());
+        assert!(g.raw.is_none() && f.raw.is_some());
+        // Written anyway, a scan-read entry comes out canonical (no volatile keys).
+        let again = Lockfile::parse(&scan.to_text(), "l").unwrap();
+        assert_eq!(again.entries["a/mcp.json#x"].snapshot, f.snapshot);
     }
 
     #[test]
