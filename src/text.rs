@@ -15,6 +15,13 @@ pub fn is_invisible(c: char) -> bool {
         | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
 }
 
+/// Does `s` hold any [`is_invisible`] character? Printable ASCII (with tab, newline
+/// and carriage return) is checked a byte at a time, without decoding.
+pub fn has_invisible(s: &str) -> bool {
+    let plain = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
+    !s.bytes().all(plain) && s.chars().any(is_invisible)
+}
+
 /// Render text so that every invisible or control character is shown as `<U+XXXX>`.
 /// Tab, newline and carriage return are shown as escapes too, so one finding is one line.
 pub fn visible(s: &str) -> String {
@@ -116,6 +123,17 @@ mod tests {
         assert_eq!(visible("line1\nline2"), "line1\\nline2");
         assert_eq!(visible("plain ascii"), "plain ascii");
         assert_eq!(visible("日本語 ok"), "日本語 ok");
+        for (text, hidden) in [
+            ("plain\ttext\r\n", false),
+            ("日本語", false),
+            ("a\u{200B}b", true),
+            ("\u{7F}", true),
+            ("\u{1b}[31m", true),
+            ("x\u{E0041}", true),
+        ] {
+            assert_eq!(has_invisible(text), hidden, "{text:?}");
+            assert_eq!(has_invisible(text), text.chars().any(is_invisible));
+        }
     }
 
     #[test]
