@@ -186,11 +186,14 @@ fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec<Hit> {
         if !p.channels.is_empty() && !p.channels.iter().any(|x| x == ch) {
             continue;
         }
-        let Some(caps) = c.regexes[i].captures(text.as_bytes()) else {
-            continue;
-        };
+        let re = &c.regexes[i];
         let mut kind = p.kind.clone();
-        if p.self_check {
+        // Capture groups only where one is read (the self-redirect check): `find`
+        // gives the same overall match without the slower capturing engine.
+        let whole = if p.self_check {
+            let Some(caps) = re.captures(text.as_bytes()) else {
+                continue;
+            };
             let named = caps
                 .name("tool")
                 .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
@@ -198,14 +201,17 @@ fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec<Hit> {
             if item.is_some_and(|it| it.eq_ignore_ascii_case(&named)) {
                 kind = "redirect-self".into();
             }
-        }
+            caps.get(0)
+        } else {
+            re.find(text.as_bytes())
+        };
+        let Some(whole) = whole else {
+            continue;
+        };
         hits.push(Hit {
             pattern: i,
             kind,
-            text: caps
-                .get(0)
-                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
-                .unwrap_or_default(),
+            text: String::from_utf8_lossy(whole.as_bytes()).into_owned(),
         });
     }
     hits
