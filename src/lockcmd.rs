@@ -53,15 +53,15 @@ pub fn load_lock(
     root: &Path,
     max_bytes: u64,
 ) -> Result<Option<Lockfile>, InputError> {
-    load_lock_with(explicit, root, max_bytes, Lockfile::load)
+    load_lock_with(explicit, root, max_bytes, true)
 }
 
-/// [`load_lock`] with a reader: [`Lockfile::load`], or [`Lockfile::load_for_scan`].
+/// [`load_lock`], keeping each entry's raw copy (to write the file back) or not (a scan).
 fn load_lock_with(
     explicit: Option<&Path>,
     root: &Path,
     max_bytes: u64,
-    load: fn(&Path, &str, &Path, u64) -> Result<Lockfile, InputError>,
+    keep_raw: bool,
 ) -> Result<Option<Lockfile>, InputError> {
     let path = lock_path(explicit, root);
     let display = acquire::display_path(&path, root);
@@ -71,7 +71,7 @@ fn load_lock_with(
             None => Ok(None),
         };
     }
-    load(&path, &display, root, max_bytes).map(Some)
+    Lockfile::load_with(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
 /// Acquire and run the pipeline against a lockfile (for `diff`).
@@ -257,7 +257,7 @@ pub fn scan_options(
 ) -> (ScanOptions, Option<InputError>) {
     let mut o = options.clone();
     // The pipeline only compares with the lockfile, never writes it.
-    match load_lock_with(explicit, root, max_bytes, Lockfile::load_for_scan) {
+    match load_lock_with(explicit, root, max_bytes, false) {
         Ok(l) => {
             o.lockfile = l.map(Arc::new);
             (o, None)

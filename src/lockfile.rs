@@ -29,7 +29,7 @@ pub struct Entry {
     /// Where each item definition is written: list key → positions in snapshot order.
     pub item_locations: BTreeMap<&'static str, Vec<Option<Location>>>,
     /// The entry exactly as read (or as built): written back unchanged unless its
-    /// surface changed. `None` when read for a scan only ([`Lockfile::load_for_scan`]):
+    /// surface changed. `None` when read for a scan only ([`Lockfile::load_with`]):
     /// the definitions then move into the snapshot instead of being copied.
     raw: Option<Value>,
 }
@@ -156,19 +156,10 @@ impl Lockfile {
         Self::load_with(file, display, root, max_bytes, true)
     }
 
-    /// [`Lockfile::load`] for a scan, which never writes the file back: entries keep
-    /// no raw copy (one copy of every pinned catalog fewer). Written anyway, an
-    /// entry comes out in canonical form.
-    pub fn load_for_scan(
-        file: &Path,
-        display: &str,
-        root: &Path,
-        max_bytes: u64,
-    ) -> Result<Lockfile, InputError> {
-        Self::load_with(file, display, root, max_bytes, false)
-    }
-
-    fn load_with(
+    /// [`Lockfile::load`], optionally without raw copies: a scan never writes the
+    /// file back, so its entries keep none (one copy of every pinned catalog fewer).
+    /// Written anyway, such an entry comes out in canonical form.
+    pub fn load_with(
         file: &Path,
         display: &str,
         root: &Path,
@@ -447,17 +438,16 @@ fn parse_entry(
                 .or_else(|| def.get("name").and_then(Value::as_str))
                 .ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?
                 .to_string();
-            let def = match it.get_mut("definition") {
-                // Without a raw copy to keep, the definition moves into the snapshot.
-                Some(d) if !keep_raw => {
+            // Present (checked above). Without a raw copy to keep, it moves into the snapshot.
+            let def = it.get_mut("definition").map_or(Value::Null, |d| {
+                if keep_raw {
+                    crate::canonical::canonical_item(d)
+                } else {
                     let mut d = d.take();
                     crate::canonical::canonicalize_item(&mut d);
                     d
                 }
-                d => d
-                    .map(|d| crate::canonical::canonical_item(d))
-                    .unwrap_or_default(),
-            };
+            });
             out.push((name, def));
             locs.push(
                 doc.pos(&format!("{ptr}/{list}/{i}/definition"))

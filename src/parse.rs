@@ -220,9 +220,7 @@ fn scan_positions(text: &str) -> Option<(Positions, usize)> {
     let mut want = Want::Value;
     let mut i = 0usize;
     loop {
-        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-            i += 1;
-        }
+        i = skip_ws(b, i);
         let c = b.get(i).copied();
         match want {
             Want::Value => {
@@ -260,7 +258,7 @@ fn scan_positions(text: &str) -> Option<(Positions, usize)> {
                         }
                         let lit = &b[start..i];
                         let integer = !lit.iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
-                        if lit.len() > 40 || (integer && lit.starts_with(b"-0")) {
+                        if lit.len() > MAX_FLOAT_LITERAL || (integer && lit.starts_with(b"-0")) {
                             return None;
                         }
                     }
@@ -292,9 +290,7 @@ fn scan_positions(text: &str) -> Option<(Positions, usize)> {
                 if stack.len() <= MAX_POSITION_DEPTH {
                     out.push((ptr.clone(), index.line_col(start)));
                 }
-                while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-                    i += 1;
-                }
+                i = skip_ws(b, i);
                 if b.get(i) != Some(&b':') {
                     return None;
                 }
@@ -336,6 +332,14 @@ fn scan_positions(text: &str) -> Option<(Positions, usize)> {
             }
         }
     }
+}
+
+/// The offset of the first non-whitespace byte at or after `i`.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
 }
 
 /// The offset just past the JSON string that opens at `b[start]` (a quote).
@@ -467,6 +471,9 @@ fn push_ptr_seg(buf: &mut String, s: &str) {
     }
 }
 
+/// Longest number literal read as a float; longer ones are kept as text.
+const MAX_FLOAT_LITERAL: usize = 40;
+
 /// A JSON number kept exactly when it fits, else as its literal text (a
 /// 10,000-digit number must not crash or be silently changed).
 fn number(lit: &str) -> Value {
@@ -476,7 +483,7 @@ fn number(lit: &str) -> Value {
     if let Ok(u) = lit.parse::<u64>() {
         return Value::Number(u.into());
     }
-    if lit.len() <= 40
+    if lit.len() <= MAX_FLOAT_LITERAL
         && let Some(n) = lit.parse::<f64>().ok().and_then(Number::from_f64)
     {
         return Value::Number(n);

@@ -18,8 +18,14 @@ pub fn is_invisible(c: char) -> bool {
 /// Does `s` hold any [`is_invisible`] character? Printable ASCII (with tab, newline
 /// and carriage return) is checked a byte at a time, without decoding.
 pub fn has_invisible(s: &str) -> bool {
-    let plain = |b: u8| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r');
-    !s.bytes().all(plain) && s.chars().any(is_invisible)
+    !is_plain_ascii(s) && s.chars().any(is_invisible)
+}
+
+/// Printable ASCII, tab, newline and carriage return only: text that can hold no
+/// invisible, control or non-Latin character (checked without decoding).
+pub fn is_plain_ascii(s: &str) -> bool {
+    s.bytes()
+        .all(|b| (0x20..0x7F).contains(&b) || matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
 /// Render text so that every invisible or control character is shown as `<U+XXXX>`.

@@ -496,9 +496,6 @@ fn secrets(
     out: &mut Vec<Finding>,
 ) {
     let c = compiled();
-    if !c.secret_set.is_match(field.text.as_bytes()) {
-        return;
-    }
     for i in c.secret_set.matches(field.text.as_bytes()).iter() {
         let (id, label, re) = &c.secrets[i];
         let Some(m) = re.find(field.text.as_bytes()) else {

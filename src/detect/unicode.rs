@@ -90,10 +90,7 @@ pub fn check_field(
     // Pure ASCII text without controls can hold none of these families except
     // mixed scripts and ANSI, which need non-letters or ESC: skip the work.
     let text = field.text;
-    if text
-        .bytes()
-        .all(|b| (0x20..0x7F).contains(&b) || b == b'\t' || b == b'\n' || b == b'\r')
-    {
+    if crate::text::is_plain_ascii(text) {
         return;
     }
     let chars: Vec<char> = text.chars().collect();
