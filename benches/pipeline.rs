@@ -87,22 +87,9 @@ fn text_stages(c: &mut Criterion) {
             out
         })
     });
-    // Stages 1+2 as the pipeline runs them: one field walk, fields in parallel.
+    // Stages 1+2 as the pipeline runs them: walk and checks in parallel over items.
     g.bench_function("unicode+injection/1000-tools", |b| {
-        b.iter(|| {
-            use rayon::prelude::*;
-            let fields = s.text_fields();
-            fields
-                .par_iter()
-                .with_min_len(64)
-                .map(|f| {
-                    let mut v = Vec::new();
-                    detect::unicode::check_field(&s, f, &opts, &mut v);
-                    detect::injection::check_text_field(&s, f, &mut v);
-                    v
-                })
-                .collect::<Vec<_>>()
-        })
+        b.iter(|| detect::text_stages(&s, &opts))
     });
     g.bench_function("capability/1000-tools", |b| {
         b.iter(|| {

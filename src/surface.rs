@@ -392,31 +392,34 @@ pub struct TextField<'a> {
 /// Maximum depth walked inside a schema; deeper content is still reported by the depth note.
 pub const MAX_WALK_DEPTH: usize = 64;
 
+/// A part of a surface whose text fields are walked together: the server's own
+/// fields, or one item. Stages 1 and 2 walk and check parts in parallel.
+#[derive(Clone, Copy)]
+pub enum TextPart<'a> {
+    Server,
+    Item {
+        item: &'a Item,
+        /// `tools`, `prompts`, `resources`, `resourceTemplates`.
+        list: &'static str,
+        kind: &'static str,
+    },
+}
+
 impl ServerSurface {
     /// Every string field of the surface a model may read, in a stable order.
     pub fn text_fields(&self) -> Vec<TextField<'_>> {
         let mut out = Vec::new();
-        if let Some(instr) = &self.instructions {
-            out.push(TextField {
-                path: "instructions".into(),
-                channel: Channel::Instructions,
-                text: instr,
-                item: None,
-                item_kind: "server",
-            });
+        let mut path = String::with_capacity(128);
+        for part in self.text_parts() {
+            self.walk_part(part, &mut path, &mut out);
         }
-        if let Some(info) = &self.server_info {
-            walk_value(
-                info,
-                "serverInfo".into(),
-                Channel::Other,
-                None,
-                "server",
-                0,
-                &mut out,
-            );
-        }
-        for (list, prefix, kind) in [
+        out
+    }
+
+    /// The parts of [`Self::text_fields`], in the same order.
+    pub fn text_parts(&self) -> Vec<TextPart<'_>> {
+        let mut parts = vec![TextPart::Server];
+        for (items, list, kind) in [
             (&self.tools, "tools", "tool"),
             (&self.prompts, "prompts", "prompt"),
             (&self.resources, "resources", "resource"),
@@ -426,20 +429,57 @@ impl ServerSurface {
                 "resource-template",
             ),
         ] {
-            for item in list {
-                let base = format!("{prefix}[{}]", item.name);
-                walk_item(item, &base, kind, &mut out);
+            parts.extend(items.iter().map(|item| TextPart::Item { item, list, kind }));
+        }
+        parts
+    }
+
+    /// Appends the text fields of one part to `out`. `path` is a scratch buffer:
+    /// the walk keeps one path and copies it out only for a string leaf.
+    pub fn walk_part<'a>(
+        &'a self,
+        part: TextPart<'a>,
+        path: &mut String,
+        out: &mut Vec<TextField<'a>>,
+    ) {
+        path.clear();
+        match part {
+            TextPart::Server => {
+                if let Some(instr) = &self.instructions {
+                    out.push(TextField {
+                        path: "instructions".into(),
+                        channel: Channel::Instructions,
+                        text: instr,
+                        item: None,
+                        item_kind: "server",
+                    });
+                }
+                if let Some(info) = &self.server_info {
+                    path.push_str("serverInfo");
+                    walk_value(info, path, Channel::Other, None, "server", 0, out);
+                }
+            }
+            TextPart::Item { item, list, kind } => {
+                path.push_str(list);
+                path.push('[');
+                path.push_str(&item.name);
+                path.push(']');
+                walk_item(item, path, kind, out);
             }
         }
-        out
     }
 }
 
-fn walk_item<'a>(item: &'a Item, base: &str, kind: &'static str, out: &mut Vec<TextField<'a>>) {
+fn walk_item<'a>(
+    item: &'a Item,
+    path: &mut String,
+    kind: &'static str,
+    out: &mut Vec<TextField<'a>>,
+) {
     let Value::Object(map) = &item.raw else {
         walk_value(
             &item.raw,
-            base.to_string(),
+            path,
             Channel::Other,
             Some(&item.name),
             kind,
@@ -448,8 +488,11 @@ fn walk_item<'a>(item: &'a Item, base: &str, kind: &'static str, out: &mut Vec<T
         );
         return;
     };
+    let base = path.len();
     for (key, value) in map {
-        let path = format!("{base}.{key}");
+        path.truncate(base);
+        path.push('.');
+        path.push_str(key);
         let channel = match key.as_str() {
             "name" | "uri" | "uriTemplate" | "mimeType" => Channel::Name,
             "description" | "title" => Channel::Description,
@@ -458,11 +501,13 @@ fn walk_item<'a>(item: &'a Item, base: &str, kind: &'static str, out: &mut Vec<T
         };
         walk_value(value, path, channel, Some(&item.name), kind, 0, out);
     }
+    path.truncate(base);
 }
 
+/// Walks `value` whose path is `path`; `path` is restored before returning.
 fn walk_value<'a>(
     value: &'a Value,
-    path: String,
+    path: &mut String,
     channel: Channel,
     item: Option<&'a str>,
     kind: &'static str,
@@ -472,9 +517,10 @@ fn walk_value<'a>(
     if depth > MAX_WALK_DEPTH {
         return;
     }
+    let base = path.len();
     match value {
         Value::String(s) => out.push(TextField {
-            path,
+            path: path.clone(),
             channel,
             text: s,
             item,
@@ -483,35 +529,37 @@ fn walk_value<'a>(
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 // Prompt arguments are a list of named objects: name the path by argument name.
-                let seg = v
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .map(|n| format!("{path}.{n}"))
-                    .unwrap_or_else(|| format!("{path}[{i}]"));
-                walk_value(v, seg, channel, item, kind, depth + 1, out);
+                match v.get("name").and_then(Value::as_str) {
+                    Some(n) => {
+                        path.push('.');
+                        path.push_str(n);
+                    }
+                    None => {
+                        use std::fmt::Write;
+                        let _ = write!(path, "[{i}]");
+                    }
+                }
+                walk_value(v, path, channel, item, kind, depth + 1, out);
+                path.truncate(base);
             }
         }
         Value::Object(map) => {
+            // Property names in a schema are text a model reads as well.
+            let properties = path.ends_with(".properties");
             for (k, v) in map {
-                // Property names in a schema are text a model reads as well.
-                if path.ends_with(".properties") {
+                path.push('.');
+                path.push_str(k);
+                if properties {
                     out.push(TextField {
-                        path: format!("{path}.{k}"),
+                        path: path.clone(),
                         channel: Channel::Name,
                         text: k,
                         item,
                         item_kind: kind,
                     });
                 }
-                walk_value(
-                    v,
-                    format!("{path}.{k}"),
-                    channel,
-                    item,
-                    kind,
-                    depth + 1,
-                    out,
-                );
+                walk_value(v, path, channel, item, kind, depth + 1, out);
+                path.truncate(base);
             }
         }
         _ => {}
