@@ -91,6 +91,11 @@ fn text_stages(c: &mut Criterion) {
     g.bench_function("unicode+injection/1000-tools", |b| {
         b.iter(|| detect::text_stages(&s, &opts))
     });
+    // The same on one core: what a 1-CPU runner gets.
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    g.bench_function("unicode+injection-1-thread/1000-tools", |b| {
+        b.iter(|| one.install(|| detect::text_stages(&s, &opts)))
+    });
     g.bench_function("capability/1000-tools", |b| {
         b.iter(|| {
             let mut out = Vec::new();
