@@ -92,7 +92,10 @@ fn text_stages(c: &mut Criterion) {
         b.iter(|| detect::text_stages(&s, &opts))
     });
     // The same on one core: what a 1-CPU runner gets.
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     g.bench_function("unicode+injection-1-thread/1000-tools", |b| {
         b.iter(|| one.install(|| detect::text_stages(&s, &opts)))
     });

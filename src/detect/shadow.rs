@@ -11,6 +11,7 @@ use crate::confusables::skeleton;
 use crate::finding::{Confidence, Finding, Severity};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Names longer than this are only checked for exact and skeleton collisions.
 const MAX_FUZZY_CHARS: usize = 64;
@@ -35,6 +36,15 @@ const BASE: u64 = 0x100_0000_01B3;
 /// a collision between different ones only adds a candidate, and every candidate
 /// is verified by its edit distance.
 fn deletion_hashes(s: &[char]) -> Vec<u64> {
+    let mut out = deletion_hashes_with_repeats(s);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// [`deletion_hashes`] before sorting: a variant reached by deleting either of
+/// two equal neighbours is listed twice.
+fn deletion_hashes_with_repeats(s: &[char]) -> Vec<u64> {
     let n = s.len();
     let mut pow = vec![1u64; n + 1];
     let mut pre = vec![0u64; n + 1];
@@ -60,8 +70,6 @@ fn deletion_hashes(s: &[char]) -> Vec<u64> {
             out.push(tag(cat(&[(0, i), (i + 1, j), (j + 1, n)]), n - 2));
         }
     }
-    out.sort_unstable();
-    out.dedup();
     out
 }
 
@@ -114,21 +122,26 @@ fn osa_within_2(a: &[char], b: &[char]) -> Option<usize> {
 }
 
 pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
-    let mut entries: Vec<Entry<'_>> = Vec::new();
-    for (i, m) in members.iter().enumerate() {
-        for t in &m.surface.tools {
-            entries.push(Entry {
-                member: i,
-                server: m,
+    // Skeletons are the costly part of an entry: computed in parallel, in order.
+    let entries: Vec<Entry<'_>> = members
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| m.surface.tools.iter().map(move |t| (i, *m, t)))
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(member, server, t)| {
+            let lower = t.name.to_lowercase();
+            let skel_str = skeleton(&lower);
+            Entry {
+                member,
+                server,
                 tool: &t.name,
-                lower: t.name.to_lowercase(),
-                skel: Vec::new(),
-                skel_str: skeleton(&t.name.to_lowercase()),
-            });
-            let e = entries.last_mut().expect("just pushed");
-            e.skel = e.skel_str.chars().collect();
-        }
-    }
+                skel: skel_str.chars().collect(),
+                lower,
+                skel_str,
+            }
+        })
+        .collect();
     let mut by_skel: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, e) in entries.iter().enumerate() {
         by_skel.entry(e.skel_str.as_str()).or_default().push(i);
@@ -248,12 +261,19 @@ fn near_pairs(groups: &[(&Vec<char>, Vec<usize>)]) -> Vec<(usize, usize, u8)> {
     // add candidates, and every candidate is verified.
     let bits = usize::BITS - groups.len().leading_zeros();
     let low = (1u64 << bits) - 1;
+    // Almost every variant is unique to its name. Two bitmaps over the hashes'
+    // top bits (seen once, seen again) keep only the variants another name may
+    // share, so the index sorted below is a tenth of the whole. Equal packed
+    // keys share their top bits, so no run of the index loses a member.
+    let seen_twice = shared_prefixes(groups, bits);
     let mut index: Vec<u64> = groups
         .par_iter()
         .enumerate()
         .flat_map_iter(|(g, (skel, _))| {
+            let seen_twice = &seen_twice;
             deletion_hashes(skel)
                 .into_iter()
+                .filter(move |&h| seen_twice.contains(h))
                 .map(move |h| (h & !low) | g as u64)
         })
         .collect();
@@ -288,6 +308,63 @@ fn near_pairs(groups: &[(&Vec<char>, Vec<usize>)]) -> Vec<(usize, usize, u8)> {
                 .map(|d| (a, b, if d == 1 { 2 } else { 3 }))
         })
         .collect()
+}
+
+/// A bitmap of hash prefixes (the top `width` bits of a variant hash) that
+/// occur under at least two names, or twice under one through a prefix clash.
+struct PrefixSet {
+    width: u32,
+    words: Vec<AtomicU64>,
+}
+
+impl PrefixSet {
+    fn contains(&self, h: u64) -> bool {
+        let p = h >> (64 - self.width);
+        self.words[(p / 64) as usize].load(Relaxed) & (1 << (p % 64)) != 0
+    }
+}
+
+/// Marks every variant hash prefix seen twice. The bitmaps hold about eight bits
+/// per variant (at most 2^28 bits, 32 MB each), and the prefix never takes more
+/// bits than the index keeps after packing the group into its `group_bits`.
+fn shared_prefixes(groups: &[(&Vec<char>, Vec<usize>)], group_bits: u32) -> PrefixSet {
+    let variants: usize = groups
+        .iter()
+        .map(|(s, _)| 1 + s.len() + s.len() * s.len().saturating_sub(1) / 2)
+        .sum();
+    let width = (variants
+        .saturating_mul(8)
+        .max(1 << 12)
+        .next_power_of_two()
+        .trailing_zeros())
+    .min(28)
+    .min(64 - group_bits);
+    let words = || {
+        (0..(1usize << width).div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect()
+    };
+    let (once, twice) = (
+        PrefixSet {
+            width,
+            words: words(),
+        },
+        PrefixSet {
+            width,
+            words: words(),
+        },
+    );
+    // A repeated variant of one name only adds an index entry: no sort needed here.
+    groups.par_iter().for_each(|(skel, _)| {
+        for h in deletion_hashes_with_repeats(skel) {
+            let p = h >> (64 - width);
+            let (w, bit) = ((p / 64) as usize, 1u64 << (p % 64));
+            if once.words[w].fetch_or(bit, Relaxed) & bit != 0 {
+                twice.words[w].fetch_or(bit, Relaxed);
+            }
+        }
+    });
+    twice
 }
 
 /// The collision reported for one tool.
@@ -468,6 +545,25 @@ mod tests {
             let (x, y): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
             let full = strsim::osa_distance(&a, &b);
             proptest::prop_assert_eq!(super::osa_within_2(&x, &y), (full <= 2).then_some(full));
+        }
+
+        /// The prefiltered deletion index finds exactly the pairs within distance 2
+        /// that comparing every pair finds.
+        #[test]
+        fn near_pairs_equal_all_pairs(names in proptest::collection::btree_set("[ab_]{5,9}", 1..40)) {
+            let skels: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
+            let groups: Vec<(&Vec<char>, Vec<usize>)> = skels.iter().map(|s| (s, vec![])).collect();
+            let mut want = Vec::new();
+            for a in 0..skels.len() {
+                for b in a + 1..skels.len() {
+                    if let Some(d) = super::osa_within_2(&skels[a], &skels[b]) {
+                        want.push((a, b, if d == 1 { 2 } else { 3 }));
+                    }
+                }
+            }
+            let mut got = super::near_pairs(&groups);
+            got.sort_unstable();
+            proptest::prop_assert_eq!(got, want);
         }
 
         /// The O(1) variant hashes equal the hash of the variant written out.
