@@ -326,19 +326,22 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
 /// plausibility, and by downloads when the registry gave them.
 fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
     let (scope, bare) = split_scope(lower);
-    let mut best: Option<(usize, &Protected, String)> = None;
+    let mut best: Option<(usize, &Protected)> = None;
     for prep in prepared(registry) {
         let (p, pn) = (prep.entry, &prep.norm);
         let (pscope, pbare) = prep.split();
         // What is compared: bare names in the same scope, the whole names
         // across scopes, an unscoped name with a distinctive protected bare name.
-        let (a, b) = match (scope, pscope) {
-            (Some(s), Some(ps)) if s == ps => (bare.to_string(), pbare.to_string()),
-            (Some(_), Some(_)) => (lower.to_string(), pn.clone()),
-            (None, _) if distinctive(pbare) => (bare.to_string(), pbare.to_string()),
+        let (a, b): (&str, &str) = match (scope, pscope) {
+            (Some(s), Some(ps)) if s == ps => (bare, pbare),
+            (Some(_), Some(_)) => (lower, pn),
+            (None, _) if distinctive(pbare) => (bare, pbare),
             _ => continue,
         };
-        if b.chars().count() < 5 || a == b {
+        let (la, lb) = (a.chars().count(), b.chars().count());
+        // The distance is at least the difference in length: most protected
+        // names are ruled out here, before the edit-distance table is built.
+        if lb < 5 || a == b || la.abs_diff(lb) > 2 {
             continue;
         }
         // The allowed distance scales with the distinctive part of the name:
@@ -352,15 +355,18 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
         } else {
             0
         };
-        let d = strsim::osa_distance(&a, &b);
-        if d == 0 || d > max_d || !plausible_typo(&a, &b, d) {
+        if la.abs_diff(lb) > max_d {
             continue;
         }
-        if best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
-            best = Some((d, p, a.clone()));
+        let d = strsim::osa_distance(a, b);
+        if d == 0 || d > max_d || !plausible_typo(a, b, d) {
+            continue;
+        }
+        if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+            best = Some((d, p));
         }
     }
-    let (d, p, _) = best?;
+    let (d, p) = best?;
     let target_weekly = p.weekly;
     let (mut sev, mut conf) = if d == 1 {
         (Severity::Medium, Confidence::Strong)
