@@ -347,7 +347,7 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
         // The allowed distance scales with the distinctive part of the name:
         // `mcp-server-git` has only `git` of its own, so `mcp-server-gin` is a
         // neighbour, not a typo; one edit needs 4 distinctive characters, two need 8.
-        let core = core_len(&b);
+        let core = core_len(b);
         let max_d = if core >= 8 {
             2
         } else if core >= 4 {
