@@ -69,6 +69,9 @@ struct CiCmd {
     /// Repository checkout (default: $GITHUB_WORKSPACE, else the current directory).
     #[arg(long)]
     workspace: Option<PathBuf>,
+    /// Refuse files larger than this many bytes (default: the `max-file-size` input, else 16 MiB).
+    #[arg(long)]
+    max_file_size: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -334,6 +337,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 head: c.head,
                 event: c.event,
                 workspace: c.workspace,
+                max_file_size: c.max_file_size,
             };
             Ok(mcptrustchecker::ci::run(
                 &args,

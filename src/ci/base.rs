@@ -16,6 +16,7 @@ pub fn scores(
     base: &str,
     files: &[String],
     lockfile: &str,
+    max_file_bytes: u64,
 ) -> Result<BTreeMap<String, (i64, Grade)>, String> {
     let tmp = tempfile::tempdir().map_err(|e| format!("scratch directory: {e}"))?;
     let mut paths = Vec::new();
@@ -23,7 +24,7 @@ pub fn scores(
         let Some(text) = changed::show(ws, base, f) else {
             continue;
         };
-        if text.len() as u64 > crate::parse::DEFAULT_MAX_FILE_BYTES {
+        if text.len() as u64 > max_file_bytes {
             continue;
         }
         let dst = tmp.path().join(f);
@@ -40,6 +41,7 @@ pub fn scores(
     }
     let opts = AcquireOptions {
         root: tmp.path().to_path_buf(),
+        max_file_bytes,
         ..AcquireOptions::default()
     };
     let lock = tmp.path().join(lockfile);
@@ -47,7 +49,7 @@ pub fn scores(
         &ScanOptions::default(),
         lock.is_file().then_some(lock.as_path()),
         tmp.path(),
-        crate::parse::DEFAULT_MAX_FILE_BYTES,
+        max_file_bytes,
     );
     let result = detect::run(acquire::acquire_paths(&paths, &opts), &options);
     Ok(result

@@ -9,11 +9,16 @@ use std::path::Path;
 
 /// The head lockfile (`None` when the repository has none yet). A malformed
 /// lockfile is an error naming the file and the position.
-pub fn load_lock(abs: &Path, display: &str, root: &Path) -> Result<Option<Lockfile>, String> {
+pub fn load_lock(
+    abs: &Path,
+    display: &str,
+    root: &Path,
+    max_bytes: u64,
+) -> Result<Option<Lockfile>, String> {
     if !abs.exists() {
         return Ok(None);
     }
-    Lockfile::load(abs, display, root, crate::parse::DEFAULT_MAX_FILE_BYTES)
+    Lockfile::load(abs, display, root, max_bytes)
         .map(Some)
         .map_err(|e| crate::text::visible(&e.to_string()))
 }

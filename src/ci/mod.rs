@@ -31,6 +31,8 @@ pub struct CiArgs {
     pub head: Option<String>,
     pub event: Option<PathBuf>,
     pub workspace: Option<PathBuf>,
+    /// `--max-file-size`: overrides the `max-file-size` input.
+    pub max_file_size: Option<u64>,
 }
 
 /// The action's inputs, validated.
@@ -46,6 +48,8 @@ pub struct Inputs {
     pub policy: Option<String>,
     pub sarif_file: String,
     pub comment: bool,
+    /// Files (configs, descriptors, the lockfile, the policy) larger than this are refused.
+    pub max_file_bytes: u64,
 }
 
 /// The `live` input. A pull request's configs are the PR author's: spawning
@@ -103,6 +107,15 @@ impl Inputs {
                 .unwrap_or("mcptrustchecker.sarif")
                 .to_string(),
             comment: env.bool_input("comment", true)?,
+            max_file_bytes: match env.input("max-file-size") {
+                None => crate::parse::DEFAULT_MAX_FILE_BYTES,
+                Some(v) => v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    format!(
+                        "input `max-file-size` must be a number of bytes above 0, not `{}`",
+                        crate::text::visible(v)
+                    )
+                })?,
+            },
         })
     }
 }
@@ -156,7 +169,10 @@ struct Plan {
 }
 
 fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
-    let inputs = Inputs::from_env(env)?;
+    let mut inputs = Inputs::from_env(env)?;
+    if let Some(n) = args.max_file_size {
+        inputs.max_file_bytes = n;
+    }
     let ws_raw = args
         .workspace
         .clone()
@@ -266,6 +282,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
                 how,
                 notes,
                 base.clone(),
+                inputs.max_file_bytes,
             ),
             Err(e) => {
                 // Scanning everything is the safe answer when we cannot tell what changed.
@@ -301,6 +318,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     // 2. Acquire and run the shared pipeline.
     let opts = AcquireOptions {
         root: ws.clone(),
+        max_file_bytes: inputs.max_file_bytes,
         ..AcquireOptions::default()
     };
     let mut acquired = match &plan.files {
@@ -325,7 +343,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     };
     // 3. The head lockfile: drift, unpinned servers, and the reviewed change. On a
     // pull request a repository without a lockfile has pinned nothing yet.
-    let head_lock = bridge::load_lock(&lock_abs, &lock_rel, &ws)?;
+    let head_lock = bridge::load_lock(&lock_abs, &lock_rel, &ws, inputs.max_file_bytes)?;
     let lock_present = head_lock.is_some();
     let lock_for_scan = match (&head_lock, diff_mode) {
         (Some(l), _) => Some(l.clone()),
@@ -380,7 +398,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     // The base side, for "change against the base" (best effort).
     let baseline = match (&plan.files, plan.base.as_deref()) {
         (Some(files), Some(b)) if !files.is_empty() && changed::resolve(&ws, b).is_some() => {
-            match base::scores(&ws, b, files, &lock_rel) {
+            match base::scores(&ws, b, files, &lock_rel, inputs.max_file_bytes) {
                 Ok(m) => Some(m),
                 Err(e) => {
                     warn(&format!("could not score the base commit: {e}"));
@@ -401,7 +419,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         policy_path.as_deref(),
         None,
         inputs.fail_on,
-        crate::parse::DEFAULT_MAX_FILE_BYTES,
+        inputs.max_file_bytes,
     )
     .map_err(|e| crate::text::visible(&e.to_string()))?;
     for (s, d) in result.servers.iter_mut().zip(drifts) {
@@ -506,6 +524,7 @@ fn select(
     how: String,
     notes: Vec<String>,
     base: Option<String>,
+    max_file_bytes: u64,
 ) -> Plan {
     let under =
         |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
@@ -523,7 +542,10 @@ fn select(
             }
         }
     }
-    if let (true, Ok(Some(lock))) = (lockfile_changed, bridge::load_lock(lock_abs, lock_rel, ws)) {
+    if let (true, Ok(Some(lock))) = (
+        lockfile_changed,
+        bridge::load_lock(lock_abs, lock_rel, ws, max_file_bytes),
+    ) {
         files.extend(
             bridge::pinned_paths(&lock)
                 .into_iter()
@@ -621,6 +643,19 @@ mod tests {
         assert!(
             Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err()
         );
+        assert_eq!(
+            Inputs::from_env(&Env::default()).unwrap().max_file_bytes,
+            crate::parse::DEFAULT_MAX_FILE_BYTES
+        );
+        let size = |v: &str| {
+            Inputs::from_env(&Env::from_pairs([("INPUT_MAX-FILE-SIZE".into(), v.into())]))
+                .map(|i| i.max_file_bytes)
+        };
+        assert_eq!(size(" 67108864 "), Ok(67108864));
+        for bad in ["0", "-1", "16MB", "1e9"] {
+            let e = size(bad).unwrap_err();
+            assert!(e.contains("`max-file-size`"), "{e}");
+        }
         assert!(inside(Path::new("/w"), "../etc", "path").is_err());
         assert!(inside(Path::new("/w"), "/etc", "path").is_err());
         assert_eq!(

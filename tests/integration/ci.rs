@@ -850,3 +850,62 @@ fn a_missing_policy_file_is_a_usage_error() {
         "a path outside the workspace is refused"
     );
 }
+
+#[test]
+fn max_file_size_input_and_flag_bound_every_file() {
+    let (repo, head) = base_repo();
+    let p = repo.path();
+    let ev = p.join("push.json");
+    std::fs::write(
+        &ev,
+        json!({"ref": "refs/heads/main", "after": head, "repository": {"full_name": "o/r"}})
+            .to_string(),
+    )
+    .unwrap();
+    let api = Fake::start();
+    let ci = |input: &str, flag: Option<&str>| {
+        let mut cmd = mtc();
+        cmd.current_dir(p)
+            .arg("ci")
+            .env("GITHUB_EVENT_NAME", "push")
+            .env("GITHUB_EVENT_PATH", &ev)
+            .env("GITHUB_WORKSPACE", p)
+            .env("GITHUB_REPOSITORY", "o/r")
+            .env("GITHUB_API_URL", &api.base)
+            .env("INPUT_MAX-FILE-SIZE", input);
+        if let Some(f) = flag {
+            cmd.args(["--max-file-size", f]);
+        }
+        let out = cmd
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), text)
+    };
+    // The lockfile is over a 300-byte limit: a clear error naming it, not a partial verdict.
+    let lock_len = std::fs::metadata(p.join("mcptrustchecker.lock"))
+        .unwrap()
+        .len();
+    assert!(lock_len > 300, "{lock_len}");
+    let (code, text) = ci("300", None);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("mcptrustchecker.lock") && text.contains("300 byte limit"),
+        "{text}"
+    );
+    // The flag overrides the input.
+    let (code, text) = ci("300", Some("1000000"));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("servers/notes/tools.json"), "{text}");
+    let (code, text) = ci("16MB", None);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("input `max-file-size` must be a number of bytes"),
+        "{text}"
+    );
+}
