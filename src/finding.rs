@@ -139,10 +139,12 @@ impl Finding {
     /// A finding with the rule's catalogue defaults; stages override severity and
     /// confidence where the rule's table says so.
     pub fn new(rule_id: &str, message: impl Into<String>, location: Location) -> Self {
-        let rule =
-            crate::rules::get(rule_id).unwrap_or_else(|| crate::rules::unknown_rule(rule_id));
+        let (rule_id, rule) = match crate::rules::get(rule_id) {
+            Some(rule) => (rule.id.clone(), rule),
+            None => (rule_id.to_string(), crate::rules::unknown_rule()),
+        };
         Finding {
-            rule_id: rule.id.clone(),
+            rule_id,
             severity: rule.severity,
             confidence: rule.confidence,
             category: rule.category,

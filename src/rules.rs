@@ -75,11 +75,11 @@ pub fn get(id: &str) -> Option<&'static Rule> {
         .or_else(|| all.iter().find(|r| r.id.eq_ignore_ascii_case(id)))
 }
 
-/// A stand-in for an id missing from the catalogue; a unit test guarantees
-/// every id the stages emit is catalogued, so this only guards release builds.
-pub fn unknown_rule(id: &str) -> &'static Rule {
+/// Defaults for an id missing from the catalogue (the id itself is kept by the
+/// caller); a unit test guarantees every id the stages emit is catalogued, so
+/// this only guards release builds.
+pub fn unknown_rule() -> &'static Rule {
     static UNKNOWN: OnceLock<Rule> = OnceLock::new();
-    let _ = id;
     UNKNOWN.get_or_init(|| Rule {
         id: "MTC-UNKNOWN".into(),
         title: "Uncatalogued rule".into(),

@@ -372,7 +372,7 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
     let mut rules: Vec<Rule> = crate::rules::all().to_vec();
     for c in &candidates {
         if !rules.iter().any(|r| r.id == c.f.rule_id) {
-            let mut u = crate::rules::unknown_rule(&c.f.rule_id).clone();
+            let mut u = crate::rules::unknown_rule().clone();
             u.id = c.f.rule_id.clone();
             rules.push(u);
         }

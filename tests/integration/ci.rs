@@ -357,6 +357,13 @@ fn pr_event(dir: &Path, base: &str, head: &str, fork: bool) -> PathBuf {
     p
 }
 
+fn push_event(dir: &Path, head: &str) -> PathBuf {
+    let p = dir.join("push.json");
+    let ev = json!({"ref": "refs/heads/main", "after": head, "repository": {"full_name": "o/r"}});
+    std::fs::write(&p, ev.to_string()).unwrap();
+    p
+}
+
 fn run_ci(ws: &Path, event_name: &str, event: &Path, api: &Fake, extra: &[(&str, &str)]) -> Run {
     let out_dir = tempfile::tempdir().unwrap();
     let (outputs, summary) = (
@@ -713,13 +720,7 @@ fn push_event_scans_everything_and_never_comments() {
     lock(p);
     let head = commit(p, "more configs");
     let api = Fake::start();
-    let ev = p.join("push.json");
-    std::fs::write(
-        &ev,
-        json!({"ref": "refs/heads/main", "after": head, "repository": {"full_name": "o/r"}})
-            .to_string(),
-    )
-    .unwrap();
+    let ev = push_event(p, &head);
     let r = run_ci(p, "push", &ev, &api, &[]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     for id in [
@@ -855,13 +856,7 @@ fn a_missing_policy_file_is_a_usage_error() {
 fn max_file_size_input_and_flag_bound_every_file() {
     let (repo, head) = base_repo();
     let p = repo.path();
-    let ev = p.join("push.json");
-    std::fs::write(
-        &ev,
-        json!({"ref": "refs/heads/main", "after": head, "repository": {"full_name": "o/r"}})
-            .to_string(),
-    )
-    .unwrap();
+    let ev = push_event(p, &head);
     let api = Fake::start();
     let ci = |input: &str, flag: Option<&str>| {
         let mut cmd = mtc();
