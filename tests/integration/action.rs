@@ -120,7 +120,13 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
         ("sarif-file", "mcptrustchecker.sarif"),
         ("comment", "true"),
         ("github-token", "${{ github.token }}"),
+        ("max-file-size", "16777216"),
     ];
+    assert_eq!(
+        mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES.to_string(),
+        "16777216",
+        "the action's default is the binary's"
+    );
     let inputs = doc["inputs"].as_object().unwrap();
     assert_eq!(
         inputs.len(),
