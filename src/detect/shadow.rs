@@ -334,10 +334,9 @@ fn shared_prefixes(groups: &[(&Vec<char>, Vec<usize>)], group_bits: u32) -> Pref
         .sum();
     let width = (variants
         .saturating_mul(8)
-        .max(1 << 12)
+        .clamp(1 << 12, 1 << 28)
         .next_power_of_two()
         .trailing_zeros())
-    .min(28)
     .min(64 - group_bits);
     let words = || {
         (0..(1usize << width).div_ceil(64))
