@@ -2,6 +2,10 @@
 //! catalogs, each stage on its own, and a session of 1,000 servers × 20 tools.
 //! Figures are in the README; `bench/run.sh` measures whole-process time and RSS.
 
+// The shipped binary's allocator, so allocation costs are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../bench/gen.rs"]
 mod synth;
 
