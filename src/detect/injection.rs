@@ -85,16 +85,13 @@ pub struct Compiled {
     access_verb: Regex,
 }
 
-/// Patterns run over UTF-8 bytes with Unicode classes off: ASCII `\b`, `\w`,
-/// `\s` and byte-sized negated classes keep the automaton small, so the lazy DFA
-/// never gives up for the slow engine (Unicode `\b` alone costs 250×,
-/// rust-stack.md §4). Non-ASCII literals still match their UTF-8 encoding.
-fn ascii_boundaries(p: &str) -> String {
-    p.to_string()
-}
-
+/// Patterns run over UTF-8 bytes with Unicode classes off (`.unicode(false)` on
+/// every regex and set): ASCII `\b`, `\w`, `\s` and byte-sized negated classes
+/// keep the automaton small, so the lazy DFA never gives up for the slow engine
+/// (Unicode `\b` alone costs 250×, rust-stack.md §4). Non-ASCII literals still
+/// match their UTF-8 encoding.
 fn build(p: &str, case_insensitive: bool) -> Regex {
-    RegexBuilder::new(&ascii_boundaries(p))
+    RegexBuilder::new(p)
         .unicode(false)
         .case_insensitive(case_insensitive)
         .size_limit(64 << 20)
@@ -110,7 +107,7 @@ pub fn compiled() -> &'static Compiled {
     C.get_or_init(|| {
         let file: PatternFile = toml_edit::de::from_str(include_str!("../data/injection.toml"))
             .unwrap_or_else(|e| panic!("src/data/injection.toml is invalid: {e}"));
-        let set = RegexSetBuilder::new(file.pattern.iter().map(|p| ascii_boundaries(&p.pattern)))
+        let set = RegexSetBuilder::new(file.pattern.iter().map(|p| &p.pattern))
             .unicode(false)
             .case_insensitive(true)
             .size_limit(256 << 20)
@@ -118,7 +115,7 @@ pub fn compiled() -> &'static Compiled {
             .build()
             .unwrap_or_else(|e| panic!("injection pattern set is invalid: {e}"));
         let regexes = file.pattern.iter().map(|p| build(&p.pattern, true)).collect();
-        let secret_set = RegexSetBuilder::new(file.secret.iter().map(|p| ascii_boundaries(&p.pattern)))
+        let secret_set = RegexSetBuilder::new(file.secret.iter().map(|p| &p.pattern))
             .unicode(false)
             .size_limit(64 << 20)
             .build()
