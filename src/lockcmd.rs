@@ -48,16 +48,8 @@ pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
 
 /// Read the lockfile if there is one. A missing default lockfile is `None`; a
 /// missing explicit one, or a malformed one, is an error with its position.
+/// `keep_raw`: see [`Lockfile::load`] (only `lock` writes the file back).
 pub fn load_lock(
-    explicit: Option<&Path>,
-    root: &Path,
-    max_bytes: u64,
-) -> Result<Option<Lockfile>, InputError> {
-    load_lock_with(explicit, root, max_bytes, true)
-}
-
-/// [`load_lock`], keeping each entry's raw copy (to write the file back) or not (a scan).
-fn load_lock_with(
     explicit: Option<&Path>,
     root: &Path,
     max_bytes: u64,
@@ -71,7 +63,7 @@ fn load_lock_with(
             None => Ok(None),
         };
     }
-    Lockfile::load_with(&path, &display, root, max_bytes, keep_raw).map(Some)
+    Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
 /// Acquire and run the pipeline against a lockfile (for `diff`).
@@ -106,7 +98,7 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
     } else {
         None
     };
-    let mut lock = match load_lock(Some(&path), &root, args.max_file_bytes) {
+    let mut lock = match load_lock(Some(&path), &root, args.max_file_bytes, true) {
         Ok(Some(l)) => l,
         Ok(None) => Lockfile::empty(&display),
         Err(_) if before.is_none() => Lockfile::empty(&display),
@@ -218,7 +210,7 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     let root = args.root(&paths);
     let path = lock_path(args.lockfile.as_deref(), &root);
     let display = acquire::display_path(&path, &root);
-    let lock = match load_lock(Some(&path), &root, args.max_file_bytes) {
+    let lock = match load_lock(Some(&path), &root, args.max_file_bytes, false) {
         Ok(Some(l)) => l,
         Ok(None) => unreachable!("an explicit path is never None"),
         Err(e) if !path.exists() => anyhow::bail!(
@@ -257,7 +249,7 @@ pub fn scan_options(
 ) -> (ScanOptions, Option<InputError>) {
     let mut o = options.clone();
     // The pipeline only compares with the lockfile, never writes it.
-    match load_lock_with(explicit, root, max_bytes, false) {
+    match load_lock(explicit, root, max_bytes, false) {
         Ok(l) => {
             o.lockfile = l.map(Arc::new);
             (o, None)

@@ -29,7 +29,7 @@ pub struct Entry {
     /// Where each item definition is written: list key → positions in snapshot order.
     pub item_locations: BTreeMap<&'static str, Vec<Option<Location>>>,
     /// The entry exactly as read (or as built): written back unchanged unless its
-    /// surface changed. `None` when read for a scan only ([`Lockfile::load_with`]):
+    /// surface changed. `None` when read for a scan only ([`Lockfile::load`] without `keep_raw`):
     /// the definitions then move into the snapshot instead of being copied.
     raw: Option<Value>,
 }
@@ -144,22 +144,13 @@ impl Lockfile {
         }
     }
 
-    /// Read a lockfile from disk. `root` resolves entry paths (to find stale entries).
-    /// Read and parse a lockfile; `max_bytes` is the `--max-file-size` limit
-    /// (a lockfile pinning 20,000 tools is about 37 MB).
+    /// Read and parse a lockfile. `root` resolves entry paths (to find stale
+    /// entries); `max_bytes` is the `--max-file-size` limit (a lockfile pinning
+    /// 20,000 tools is about 37 MB). Only a reader that writes the file back
+    /// (`lock`) needs `keep_raw`: without it each pinned definition moves into
+    /// its snapshot instead of being copied, and an entry written anyway comes
+    /// out in canonical form.
     pub fn load(
-        file: &Path,
-        display: &str,
-        root: &Path,
-        max_bytes: u64,
-    ) -> Result<Lockfile, InputError> {
-        Self::load_with(file, display, root, max_bytes, true)
-    }
-
-    /// [`Lockfile::load`], optionally without raw copies: a scan never writes the
-    /// file back, so its entries keep none (one copy of every pinned catalog fewer).
-    /// Written anyway, such an entry comes out in canonical form.
-    pub fn load_with(
         file: &Path,
         display: &str,
         root: &Path,
@@ -429,25 +420,18 @@ fn parse_entry(
         let mut out = Vec::new();
         let mut locs = Vec::new();
         for (i, it) in items.iter_mut().enumerate() {
-            let def = it
-                .get("definition")
-                .ok_or_else(|| format!("`{list}[{i}]` has no `definition`"))?;
             let name = it
                 .get("name")
                 .and_then(Value::as_str)
-                .or_else(|| def.get("name").and_then(Value::as_str))
-                .ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?
-                .to_string();
-            // Present (checked above). Without a raw copy to keep, it moves into the snapshot.
-            let def = it.get_mut("definition").map_or(Value::Null, |d| {
-                if keep_raw {
-                    crate::canonical::canonical_item(d)
-                } else {
-                    let mut d = d.take();
-                    crate::canonical::canonicalize_item(&mut d);
-                    d
-                }
-            });
+                .or_else(|| it.get("definition")?.get("name")?.as_str())
+                .map(str::to_string);
+            let Some(d) = it.get_mut("definition") else {
+                return Err(format!("`{list}[{i}]` has no `definition`"));
+            };
+            let name = name.ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?;
+            // Without a raw copy to keep, the definition moves into the snapshot.
+            let mut def = if keep_raw { d.clone() } else { d.take() };
+            crate::canonical::canonicalize_item(&mut def);
             out.push((name, def));
             locs.push(
                 doc.pos(&format!("{ptr}/{list}/{i}/definition"))

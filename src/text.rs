@@ -129,6 +129,8 @@ impl<'a> LineIndex<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn plain_ascii_matches_its_definition_at_every_offset() {
         let naive = |s: &str| {
@@ -143,18 +145,12 @@ mod tests {
                 for at in [0, len / 2, len - 1] {
                     let mut s: String = "a".repeat(len);
                     s.replace_range(at..at + 1, c.encode_utf8(&mut [0; 4]));
-                    assert_eq!(
-                        super::is_plain_ascii(&s),
-                        naive(&s),
-                        "{c:?} at {at} of {len}"
-                    );
+                    assert_eq!(is_plain_ascii(&s), naive(&s), "{c:?} at {at} of {len}");
                 }
             }
         }
-        assert!(super::is_plain_ascii(""));
+        assert!(is_plain_ascii(""));
     }
-
-    use super::*;
 
     #[test]
     fn visible_escapes_controls_and_invisibles() {

@@ -6,20 +6,23 @@ use crate::diff::CatalogDiff;
 use crate::lockfile::{Lockfile, id_file};
 use crate::report::Verdict;
 use std::path::Path;
+use std::sync::Arc;
 
-/// The head lockfile (`None` when the repository has none yet). A malformed
-/// lockfile is an error naming the file and the position.
+/// The head lockfile (`None` when the repository has none yet), read once and
+/// shared by the file selection, the pipeline and the reviewed-change diff. CI
+/// never writes it, so no raw copies are kept. A malformed lockfile is an error
+/// naming the file and the position.
 pub fn load_lock(
     abs: &Path,
     display: &str,
     root: &Path,
     max_bytes: u64,
-) -> Result<Option<Lockfile>, String> {
+) -> Result<Option<Arc<Lockfile>>, String> {
     if !abs.exists() {
         return Ok(None);
     }
-    Lockfile::load(abs, display, root, max_bytes)
-        .map(Some)
+    Lockfile::load(abs, display, root, max_bytes, false)
+        .map(|l| Some(Arc::new(l)))
         .map_err(|e| crate::text::visible(&e.to_string()))
 }
 

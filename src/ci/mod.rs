@@ -18,6 +18,7 @@ pub mod summary;
 use crate::acquire::{self, AcquireOptions};
 use crate::app::{exit, write_atomic};
 use crate::detect::{self, ScanOptions, ScanResult};
+use crate::lockfile::Lockfile;
 use crate::score::Grade;
 use event::Env;
 use std::io::Write;
@@ -227,6 +228,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     // octocrab spawns its service worker when the client is built.
     let _entered = rt.enter();
 
+    // The head lockfile, read once: it selects files (when it changed), then the
+    // pipeline and the reviewed-change diff compare with it. On a pull request a
+    // repository without a lockfile has pinned nothing yet.
+    let head_lock = bridge::load_lock(&lock_abs, &lock_rel, &ws, inputs.max_file_bytes)?;
+
     // 1. What to scan.
     let plan = if let (Some(b), Some(h)) = (&base, &head) {
         let names = match changed::diff_names(&ws, b, h) {
@@ -277,12 +283,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
                 &ws,
                 &scan_rel,
                 &lock_rel,
-                &lock_abs,
+                head_lock.as_deref(),
                 names,
                 how,
                 notes,
                 base.clone(),
-                inputs.max_file_bytes,
             ),
             Err(e) => {
                 // Scanning everything is the safe answer when we cannot tell what changed.
@@ -341,18 +346,16 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             a
         }
     };
-    // 3. The head lockfile: drift, unpinned servers, and the reviewed change. On a
-    // pull request a repository without a lockfile has pinned nothing yet.
-    let head_lock = bridge::load_lock(&lock_abs, &lock_rel, &ws, inputs.max_file_bytes)?;
+    // 3. The head lockfile: drift, unpinned servers, and the reviewed change.
     let lock_present = head_lock.is_some();
     let lock_for_scan = match (&head_lock, diff_mode) {
         (Some(l), _) => Some(l.clone()),
-        (None, true) => Some(crate::lockfile::Lockfile::empty(&lock_rel)),
+        (None, true) => Some(std::sync::Arc::new(Lockfile::empty(&lock_rel))),
         (None, false) => None,
     };
     let options = ScanOptions {
         include_builtins: inputs.include_builtins.clone(),
-        lockfile: lock_for_scan.map(std::sync::Arc::new),
+        lockfile: lock_for_scan,
         ..ScanOptions::default()
     };
     if inputs.live != Live::Off && !acquired.surfaces.is_empty() {
@@ -519,12 +522,11 @@ fn select(
     ws: &Path,
     scan_rel: &str,
     lock_rel: &str,
-    lock_abs: &Path,
+    head_lock: Option<&Lockfile>,
     names: Vec<String>,
     how: String,
     notes: Vec<String>,
     base: Option<String>,
-    max_file_bytes: u64,
 ) -> Plan {
     let under =
         |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
@@ -542,12 +544,9 @@ fn select(
             }
         }
     }
-    if let (true, Ok(Some(lock))) = (
-        lockfile_changed,
-        bridge::load_lock(lock_abs, lock_rel, ws, max_file_bytes),
-    ) {
+    if let (true, Some(lock)) = (lockfile_changed, head_lock) {
         files.extend(
-            bridge::pinned_paths(&lock)
+            bridge::pinned_paths(lock)
                 .into_iter()
                 .filter(|p| under(p) && ws.join(p).is_file()),
         );

@@ -167,9 +167,11 @@ fn server_stages(
 /// the fields of a part that holds many (one tool with a huge schema).
 pub fn text_stages(s: &ServerSurface, opts: &ScanOptions) -> Vec<Finding> {
     const PARALLEL_FIELDS: usize = 256;
-    let check = |field: &crate::surface::TextField<'_>, v: &mut Vec<Finding>| {
-        unicode::check_field(s, field, opts, v);
-        injection::check_text_field(s, field, v);
+    let check = |field: &crate::surface::TextField<'_>| {
+        let mut v = Vec::new();
+        unicode::check_field(s, field, opts, &mut v);
+        injection::check_text_field(s, field, &mut v);
+        v
     };
     let per_part: Vec<Vec<Finding>> = s
         .text_parts()
@@ -181,19 +183,10 @@ pub fn text_stages(s: &ServerSurface, opts: &ScanOptions) -> Vec<Finding> {
                 fields.clear();
                 s.walk_part(part, path, fields);
                 if fields.len() < PARALLEL_FIELDS {
-                    let mut v = Vec::new();
-                    fields.iter().for_each(|f| check(f, &mut v));
-                    return v;
+                    return fields.iter().flat_map(check).collect();
                 }
-                let per_field: Vec<Vec<Finding>> = fields
-                    .par_iter()
-                    .with_min_len(64)
-                    .map(|f| {
-                        let mut v = Vec::new();
-                        check(f, &mut v);
-                        v
-                    })
-                    .collect();
+                let per_field: Vec<Vec<Finding>> =
+                    fields.par_iter().with_min_len(64).map(check).collect();
                 per_field.into_iter().flatten().collect()
             },
         )
