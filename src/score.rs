@@ -27,14 +27,21 @@ pub fn multiplier(c: Confidence) -> i64 {
     }
 }
 
-/// Diminishing factor in thousandths for the n-th (0-based) finding of one rule.
+/// Diminishing factor in thousandths for the n-th (0-based) finding of one rule:
+/// each finding counts half the one before, and nothing from the 11th on, so one
+/// rule never costs more than twice its first finding (80 unconstrained `path`
+/// parameters are one concern, not eighty).
 pub fn diminishing(n: usize) -> i64 {
-    match n {
-        0 => 1000,
-        1 => 500,
-        2 => 250,
-        _ => 100,
-    }
+    if n < 10 { 1000 >> n } else { 0 }
+}
+
+/// What heuristic and speculative findings, all categories together, may subtract
+/// at most, in whole points: heuristics alone move a server to B, never further.
+pub const HEURISTIC_CAP: i64 = 15;
+
+/// Findings whose confidence is too weak to fail anything on their own.
+fn is_heuristic(c: Confidence) -> bool {
+    matches!(c, Confidence::Heuristic | Confidence::Speculative)
 }
 
 /// Category cap in whole points.
@@ -118,9 +125,23 @@ pub struct PenaltyLine {
 pub struct CategoryTotal {
     /// Sum of the category's penalty lines, milli-points.
     pub raw_milli: i64,
-    /// What the category actually subtracts (after its cap), milli-points.
+    /// What the category subtracts after its cap, milli-points (before the
+    /// heuristic cap, which is applied across categories).
     pub applied_milli: i64,
     /// The cap in milli-points.
+    pub cap_milli: i64,
+    /// The part of `applied_milli` owed to heuristic or speculative findings
+    /// (confirmed and strong findings fill the cap first).
+    pub heuristic_milli: i64,
+}
+
+/// The cross-category bound on heuristic and speculative findings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeuristicTotal {
+    /// Sum of the categories' `heuristic_milli`.
+    pub raw_milli: i64,
+    /// What heuristics subtract in all: `min(raw_milli, cap_milli)`.
+    pub applied_milli: i64,
     pub cap_milli: i64,
 }
 
@@ -135,6 +156,9 @@ pub struct Score {
     /// The weakest-link gate that capped the grade, in words (`none` when the band stands).
     pub gate: String,
     pub categories: BTreeMap<Category, CategoryTotal>,
+    /// Heuristic and speculative findings together: `score = 100 − Σ applied −
+    /// (heuristics.raw − heuristics.applied)`.
+    pub heuristics: HeuristicTotal,
     pub vector: Vec<PenaltyLine>,
 }
 
@@ -154,7 +178,8 @@ pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Score {
 
     let mut vector = Vec::with_capacity(counted.len());
     let mut per_rule: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut raw: BTreeMap<Category, i64> = BTreeMap::new();
+    // (confirmed + strong, heuristic + speculative) milli-points per category.
+    let mut raw: BTreeMap<Category, (i64, i64)> = BTreeMap::new();
     for f in &counted {
         let n = per_rule.entry(f.rule_id.as_str()).or_insert(0);
         let (w, m, d) = (
@@ -165,7 +190,12 @@ pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Score {
         *n += 1;
         // points × (m/1000) × (d/1000) × 1000 milli-points per point: exact in integers.
         let milli = w * m * d / 1000;
-        *raw.entry(f.category).or_insert(0) += milli;
+        let e = raw.entry(f.category).or_insert((0, 0));
+        if is_heuristic(f.confidence) {
+            e.1 += milli;
+        } else {
+            e.0 += milli;
+        }
         vector.push(PenaltyLine {
             rule_id: f.rule_id.clone(),
             category: f.category,
@@ -179,36 +209,51 @@ pub fn score<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Score {
     }
 
     let mut categories = BTreeMap::new();
-    let mut total = 0i64;
+    let (mut firm_total, mut heuristic_raw) = (0i64, 0i64);
     for cat in Category::ALL {
-        let raw_milli = raw.get(&cat).copied().unwrap_or(0);
+        let (firm, heur) = raw.get(&cat).copied().unwrap_or((0, 0));
         let cap_milli = cap(cat) * 1000;
-        let applied = raw_milli.min(cap_milli);
-        total += applied;
+        let firm_applied = firm.min(cap_milli);
+        let heuristic_milli = heur.min(cap_milli - firm_applied);
+        firm_total += firm_applied;
+        heuristic_raw += heuristic_milli;
         categories.insert(
             cat,
             CategoryTotal {
-                raw_milli,
-                applied_milli: applied,
+                raw_milli: firm + heur,
+                applied_milli: firm_applied + heuristic_milli,
                 cap_milli,
+                heuristic_milli,
             },
         );
     }
+    let heuristics = HeuristicTotal {
+        raw_milli: heuristic_raw,
+        applied_milli: heuristic_raw.min(HEURISTIC_CAP * 1000),
+        cap_milli: HEURISTIC_CAP * 1000,
+    };
+    let total = firm_total + heuristics.applied_milli;
     let value = round_half_up_milli(100_000 - total).clamp(0, 100);
     let band = Grade::band(value);
     let (gate_grade, gate) = gate(&counted);
-    let grade = band.max(gate_grade);
-    let gate = if gate_grade > band {
+    let mut grade = band.max(gate_grade);
+    let mut gate = if gate_grade > band {
         gate
     } else {
         "none".to_string()
     };
+    // F means "we can show the attack": without a confirmed critical, a band F is a D.
+    if grade == Grade::F && gate_grade < Grade::F {
+        grade = Grade::D;
+        gate = "many findings, none confirmed critical: band F reported as D".to_string();
+    }
     Score {
         value,
         grade,
         band,
         gate,
         categories,
+        heuristics,
         vector,
     }
 }
@@ -309,14 +354,14 @@ mod tests {
 
     #[test]
     fn critical_not_confirmed_caps_at_d() {
-        // 45 × 0.4 = 18 → 82 (band B), gate D.
+        // 45 × 0.4 = 18, heuristics bounded at 15 → 85 (band B), gate D.
         let s = score(&[f(
             "X-1",
             Severity::Critical,
             Confidence::Heuristic,
             Category::Injection,
         )]);
-        assert_eq!((s.value, s.band, s.grade), (82, Grade::B, Grade::D));
+        assert_eq!((s.value, s.band, s.grade), (85, Grade::B, Grade::D));
         assert!(s.gate.contains("at D"));
         // strong: 45 × 0.7 = 31.5 → 68.5 → rounds half up to 69 → D by band too.
         let s = score(&[f(
@@ -366,7 +411,7 @@ mod tests {
     }
 
     #[test]
-    fn heuristics_alone_never_force_f() {
+    fn heuristics_alone_never_go_below_b() {
         let many: Vec<Finding> = (0..40)
             .map(|i| {
                 f(
@@ -378,14 +423,87 @@ mod tests {
             })
             .collect();
         let s = score(&many);
-        // Injection capped at 50 → 50 → band F, but no gate; the band decides.
-        assert_eq!(s.value, 50);
-        assert_eq!(s.gate, "none");
+        // Injection caps the raw 352 points at 50; heuristics together at 15 → 85, B.
+        assert_eq!(s.categories[&Category::Injection].applied_milli, 50_000);
+        assert_eq!(s.categories[&Category::Injection].heuristic_milli, 50_000);
+        assert_eq!(
+            (s.heuristics.raw_milli, s.heuristics.applied_milli),
+            (50_000, 15_000)
+        );
+        assert_eq!((s.value, s.grade, s.gate.as_str()), (85, Grade::B, "none"));
+    }
+
+    #[test]
+    fn firm_findings_fill_the_category_cap_before_heuristics() {
+        // Network cap 25: a strong critical (31.5) fills it, so the heuristic adds nothing.
+        let s = score(&[
+            f(
+                "X-1",
+                Severity::Critical,
+                Confidence::Strong,
+                Category::Network,
+            ),
+            f(
+                "X-2",
+                Severity::High,
+                Confidence::Heuristic,
+                Category::Network,
+            ),
+            // Elsewhere, heuristics count up to the shared 15-point bound.
+            f(
+                "X-3",
+                Severity::High,
+                Confidence::Heuristic,
+                Category::Hygiene,
+            ),
+            f(
+                "X-4",
+                Severity::Critical,
+                Confidence::Speculative,
+                Category::Injection,
+            ),
+        ]);
+        assert_eq!(s.categories[&Category::Network].applied_milli, 25_000);
+        assert_eq!(s.categories[&Category::Network].heuristic_milli, 0);
+        // Hygiene 8.8, injection 9 → 17.8 raw, 15 applied; 100 − 25 − 15 = 60.
+        assert_eq!(
+            (s.heuristics.raw_milli, s.heuristics.applied_milli),
+            (17_800, 15_000)
+        );
+        assert_eq!((s.value, s.grade), (60, Grade::D));
+    }
+
+    #[test]
+    fn band_f_without_a_confirmed_critical_is_d() {
+        let s = score(&[
+            f(
+                "X-1",
+                Severity::Critical,
+                Confidence::Strong,
+                Category::Exfiltration,
+            ),
+            f(
+                "X-2",
+                Severity::Critical,
+                Confidence::Strong,
+                Category::Injection,
+            ),
+        ]);
+        assert_eq!((s.value, s.band, s.grade), (37, Grade::F, Grade::D));
+        assert!(s.gate.contains("none confirmed critical"), "{}", s.gate);
+        // With a confirmed critical, F stands.
+        let s = score(&[f(
+            "X-1",
+            Severity::Critical,
+            Confidence::Confirmed,
+            Category::Exfiltration,
+        )]);
+        assert_eq!(s.grade, Grade::F);
     }
 
     #[test]
     fn diminishing_returns_per_rule() {
-        let four: Vec<Finding> = (0..5)
+        let five: Vec<Finding> = (0..5)
             .map(|_| {
                 f(
                     "X-1",
@@ -395,12 +513,18 @@ mod tests {
                 )
             })
             .collect();
-        let s = score(&four);
+        let s = score(&five);
         let d: Vec<i64> = s.vector.iter().map(|l| l.diminishing).collect();
-        assert_eq!(d, vec![1000, 500, 250, 100, 100]);
-        // 9 × (1 + .5 + .25 + .1 + .1) = 17.55 → 82.45 → 82
-        assert_eq!(s.value, 82);
-        assert_eq!(s.categories[&Category::Permissions].raw_milli, 17_550);
+        assert_eq!(d, vec![1000, 500, 250, 125, 62]);
+        // 9 × (1 + .5 + .25 + .125 + .062) = 17.433 → 82.567 → 83
+        assert_eq!(s.value, 83);
+        assert_eq!(s.categories[&Category::Permissions].raw_milli, 17_433);
+        // Converges: the 11th finding on counts nothing, so a rule never costs twice its first.
+        assert_eq!(diminishing(9), 1);
+        assert_eq!(diminishing(10), 0);
+        assert_eq!(diminishing(500), 0);
+        let total: i64 = (0..1000).map(diminishing).sum();
+        assert!(total < 2000, "{total}");
     }
 
     #[test]
@@ -452,7 +576,8 @@ mod tests {
         }
         let s = score(&all);
         assert_eq!(s.value, 0);
-        assert_eq!(s.grade, Grade::F);
+        // No confirmed critical: the band F is a D.
+        assert_eq!((s.band, s.grade), (Grade::F, Grade::D));
     }
 
     #[test]
