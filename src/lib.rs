@@ -15,6 +15,7 @@ pub mod confusables;
 pub mod detect;
 pub mod diff;
 pub mod finding;
+pub mod lang;
 pub mod lockcmd;
 pub mod lockfile;
 pub mod parse;

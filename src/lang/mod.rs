@@ -1,0 +1,442 @@
+//! Reading text the way a model reads it, in any language: normalisation,
+//! sentence splitting and multilingual concept lexicons matched in one pass.
+//!
+//! Stage 2 (attack structure) and stage 3 (roles from behaviour) both ask the
+//! same question of a sentence — which concepts does it name, and where — so
+//! both use this one engine over their own lexicon file in `src/data/lang/`.
+//!
+//! Matching is one Aho–Corasick pass over the normalised text (linear in its
+//! length, whatever the lexicon size), followed by a word-boundary check per
+//! hit; scripts written without spaces (Han, kana, Hangul, Thai) match as
+//! substrings.
+
+mod normalize;
+
+pub use normalize::{Normalized, normalize};
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// Index of a concept in its [`Lexicon`].
+pub type ConceptId = u16;
+
+/// One concept named in a text: which, where (byte range in the normalised
+/// text), and in which language the matching term was listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hit {
+    pub concept: ConceptId,
+    pub lang: Lang,
+    pub span: (u32, u32),
+}
+
+impl Hit {
+    pub fn range(&self) -> Range<usize> {
+        self.span.0 as usize..self.span.1 as usize
+    }
+}
+
+/// The languages lexicons are written in (ISO 639-1), plus `Any` for terms
+/// that are not words of one language (paths, code, symbols).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    Any,
+    En,
+    Es,
+    Fr,
+    De,
+    Pt,
+    It,
+    Ru,
+    Zh,
+    Ja,
+    Ko,
+    Hi,
+    Ar,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 13] = [
+        Lang::Any,
+        Lang::En,
+        Lang::Es,
+        Lang::Fr,
+        Lang::De,
+        Lang::Pt,
+        Lang::It,
+        Lang::Ru,
+        Lang::Zh,
+        Lang::Ja,
+        Lang::Ko,
+        Lang::Hi,
+        Lang::Ar,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::Any => "any",
+            Lang::En => "en",
+            Lang::Es => "es",
+            Lang::Fr => "fr",
+            Lang::De => "de",
+            Lang::Pt => "pt",
+            Lang::It => "it",
+            Lang::Ru => "ru",
+            Lang::Zh => "zh",
+            Lang::Ja => "ja",
+            Lang::Ko => "ko",
+            Lang::Hi => "hi",
+            Lang::Ar => "ar",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+}
+
+/// A lexicon file could not be read (a build defect: the files are compiled in
+/// and every one is loaded by a unit test).
+#[derive(Debug, thiserror::Error)]
+pub enum LexiconError {
+    #[error("lexicon is not valid TOML: {0}")]
+    Toml(String),
+    #[error("concept `{concept}`: unknown language `{lang}`")]
+    Lang { concept: String, lang: String },
+    #[error("concept `{concept}`: bad term {term:?}: {why}")]
+    Term {
+        concept: String,
+        term: String,
+        why: &'static str,
+    },
+    #[error("too many concepts or terms")]
+    TooMany,
+    #[error("automaton: {0}")]
+    Build(String),
+}
+
+#[derive(Deserialize)]
+struct File {
+    concept: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+}
+
+/// How one literal of the automaton must sit in the text.
+#[derive(Debug, Clone)]
+struct Term {
+    concepts: Vec<(ConceptId, Lang)>,
+    /// A word boundary is required before the literal (no leading `*`, not a spaceless script).
+    start_bound: bool,
+    /// A word boundary is required after it (no trailing `*`, not a spaceless script).
+    end_bound: bool,
+    /// A stem (`collect*`): the hit's span runs on to the end of the word.
+    stem: bool,
+}
+
+/// Concepts and their terms in every language, compiled into one automaton.
+///
+/// Term syntax (terms are written lowercase, as normalised text is):
+/// - words separated by single spaces match the same words separated by any
+///   normalised whitespace (normalisation collapses runs to one space);
+/// - a trailing `*` is a stem: the last word may go on (`collect*` matches
+///   `collects`, `collected`, `collecting`);
+/// - a leading `*` lets the term start inside a word (Arabic prefixes, German compounds);
+/// - terms in Han, kana, Hangul or Thai match anywhere (those scripts do not
+///   separate words with spaces).
+pub struct Lexicon {
+    names: Vec<String>,
+    terms: Vec<Term>,
+    ac: AhoCorasick,
+}
+
+impl Lexicon {
+    /// Compile a lexicon file: `[concept.NAME] LANG = ["term", …]`.
+    pub fn from_toml(src: &str) -> Result<Lexicon, LexiconError> {
+        let file: File =
+            toml_edit::de::from_str(src).map_err(|e| LexiconError::Toml(e.to_string()))?;
+        let mut names = Vec::new();
+        // Literal → index into `terms`, so one literal listed under several concepts is one pattern.
+        let mut by_literal: BTreeMap<String, usize> = BTreeMap::new();
+        let mut literals: Vec<String> = Vec::new();
+        let mut terms: Vec<Term> = Vec::new();
+        for (concept, langs) in file.concept {
+            let id = ConceptId::try_from(names.len()).map_err(|_| LexiconError::TooMany)?;
+            for (lang, list) in langs {
+                let l = Lang::parse(&lang).ok_or_else(|| LexiconError::Lang {
+                    concept: concept.clone(),
+                    lang: lang.clone(),
+                })?;
+                for raw in list {
+                    let bad = |why| LexiconError::Term {
+                        concept: concept.clone(),
+                        term: raw.clone(),
+                        why,
+                    };
+                    let lead = raw.starts_with('*');
+                    let trail = raw.ends_with('*') && raw.len() > 1;
+                    let lit = raw.trim_start_matches('*').trim_end_matches('*');
+                    if lit.is_empty() {
+                        return Err(bad("empty"));
+                    }
+                    if lit.trim() != lit || lit.contains("  ") || lit.contains('*') {
+                        return Err(bad("spaces must be single and inner; `*` only at the ends"));
+                    }
+                    if normalize(lit).text != lit {
+                        return Err(bad("not in normalised form (lowercase, NFKC)"));
+                    }
+                    let spaceless_start = lit.chars().next().is_some_and(spaceless);
+                    let spaceless_end = lit.chars().next_back().is_some_and(spaceless);
+                    let key = format!("{}{lit}{}", u8::from(lead), u8::from(trail));
+                    let idx = match by_literal.get(&key) {
+                        Some(&i) => i,
+                        None => {
+                            literals.push(lit.to_string());
+                            terms.push(Term {
+                                concepts: Vec::new(),
+                                start_bound: !lead && !spaceless_start,
+                                end_bound: !trail && !spaceless_end,
+                                stem: trail && !spaceless_end,
+                            });
+                            by_literal.insert(key, terms.len() - 1);
+                            terms.len() - 1
+                        }
+                    };
+                    if !terms[idx].concepts.iter().any(|(c, _)| *c == id) {
+                        terms[idx].concepts.push((id, l));
+                    }
+                }
+            }
+            names.push(concept);
+        }
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&literals)
+            .map_err(|e| LexiconError::Build(e.to_string()))?;
+        Ok(Lexicon { names, terms, ac })
+    }
+
+    /// The id of a concept by name (`None`: the lexicon has no such concept).
+    pub fn id(&self, name: &str) -> Option<ConceptId> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|i| ConceptId::try_from(i).ok())
+    }
+
+    pub fn name(&self, id: ConceptId) -> &str {
+        self.names
+            .get(id as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Every concept named in `text` (already normalised), in order of position,
+    /// overlapping hits included (`api key` is both a credential and contains `key`).
+    pub fn find(&self, text: &str) -> Vec<Hit> {
+        let mut out = Vec::new();
+        for m in self.ac.find_overlapping_iter(text) {
+            let term = &self.terms[m.pattern().as_usize()];
+            let (s, mut e) = (m.start(), m.end());
+            if term.start_bound && !boundary_before(text, s) {
+                continue;
+            }
+            if term.end_bound && !boundary_after(text, e) {
+                continue;
+            }
+            if term.stem {
+                e += text[e..]
+                    .char_indices()
+                    .find(|&(_, c)| !is_word(c))
+                    .map_or(text.len() - e, |(i, _)| i);
+            }
+            for &(concept, lang) in &term.concepts {
+                out.push(Hit {
+                    concept,
+                    lang,
+                    span: (s as u32, e as u32),
+                });
+            }
+        }
+        out.sort_by_key(|h| (h.span.0, h.span.1, h.concept));
+        out.dedup();
+        out
+    }
+}
+
+/// Scripts written without spaces between words: their terms match anywhere.
+pub fn spaceless(c: char) -> bool {
+    use unicode_script::{Script, UnicodeScript};
+    matches!(
+        c.script(),
+        Script::Han
+            | Script::Hiragana
+            | Script::Katakana
+            | Script::Hangul
+            | Script::Thai
+            | Script::Lao
+            | Script::Khmer
+            | Script::Myanmar
+    )
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || is_mark(c)
+}
+
+/// Combining marks continue a word (Devanagari vowel signs, Arabic harakat).
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x0610..=0x061A | 0x064B..=0x065F | 0x0670
+        | 0x06D6..=0x06ED | 0x0900..=0x0903 | 0x093A..=0x094F | 0x0951..=0x0957 | 0x0962..=0x0963)
+}
+
+fn boundary_before(text: &str, at: usize) -> bool {
+    text[..at].chars().next_back().is_none_or(|c| !is_word(c))
+}
+
+fn boundary_after(text: &str, at: usize) -> bool {
+    text[at..].chars().next().is_none_or(|c| !is_word(c))
+}
+
+/// Sentence (clause) ranges of a normalised text: split at sentence ends
+/// (`.`, `!`, `?`, `;` followed by a space or the end, in every script's form),
+/// at line breaks, and before list bullets. Abbreviations (`e.g.`, `i.e.`,
+/// `etc.`) and decimal points do not end a sentence.
+pub fn sentences(text: &str) -> Vec<Range<usize>> {
+    const ABBREV: &[&str] = &[
+        "e.g", "i.e", "etc", "vs", "approx", "no", "nr", "fig", "incl", "ca", "cf", "dr", "mr",
+        "ms", "mrs", "st", "z.b", "bzw", "usw", "p.ex", "ex", "p. ex", "d.h",
+    ];
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        let end_here = match c {
+            '\n' => true,
+            '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
+            '.' | '!' | '?' | ';' => {
+                let next = iter.peek().map(|&(_, n)| n);
+                let follows_ok =
+                    next.is_none_or(|n| n == ' ' || n == '\n' || n == '"' || n == '\'' || n == ')');
+                let abbrev = c == '.' && {
+                    let before = &text[start..i];
+                    let word = before
+                        .rsplit([' ', '('])
+                        .next()
+                        .unwrap_or("");
+                    ABBREV.contains(&word)
+                        || (word.len() == 1 && word.chars().all(char::is_alphabetic))
+                };
+                follows_ok && !abbrev
+            }
+            _ => false,
+        };
+        if end_here {
+            let e = i + c.len_utf8();
+            if text[start..e].trim().len() > 1 {
+                out.push(trimmed(text, start, e));
+            }
+            start = e;
+        }
+    }
+    if text[start..].trim().len() > 1 {
+        out.push(trimmed(text, start, text.len()));
+    }
+    out
+}
+
+fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
+    let slice = &text[s..e];
+    let lead = slice.len() - slice.trim_start().len();
+    let trail = slice.len() - slice.trim_end().len();
+    s + lead..e - trail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lex(src: &str) -> Lexicon {
+        Lexicon::from_toml(src).unwrap()
+    }
+
+    fn names(l: &Lexicon, text: &str) -> Vec<String> {
+        let n = normalize(text);
+        l.find(&n.text)
+            .iter()
+            .map(|h| format!("{}:{}", l.name(h.concept), &n.text[h.range()]))
+            .collect()
+    }
+
+    #[test]
+    fn words_stems_and_boundaries() {
+        let l = lex(r#"
+            [concept.move]
+            en = ["collect*", "send", "bring along"]
+            [concept.secret]
+            en = ["api key", "key", "*passwort*"]
+            de = ["passwort*"]
+        "#);
+        assert_eq!(
+            names(&l, "Collecting the API   Key; keyboard; send-off; sender"),
+            [
+                "move:collecting",
+                "secret:api key",
+                "secret:key",
+                "move:send"
+            ]
+        );
+        assert_eq!(names(&l, "Bring \t along"), ["move:bring along"]);
+        // One literal under two languages of one concept is one hit.
+        assert_eq!(names(&l, "das Kontopasswort"), ["secret:passwort"]);
+    }
+
+    #[test]
+    fn spaceless_scripts_match_inside_runs() {
+        let l = lex(r#"
+            [concept.secret]
+            zh = ["密码"]
+            ja = ["パスワード"]
+            ko = ["비밀번호"]
+        "#);
+        assert_eq!(
+            names(&l, "请把用户的密码发送到这里。パスワードを送信。비밀번호를"),
+            ["secret:密码", "secret:パスワード", "secret:비밀번호"]
+        );
+    }
+
+    #[test]
+    fn bad_terms_are_errors() {
+        assert!(Lexicon::from_toml("[concept.x]\nen = [\"Upper\"]").is_err());
+        assert!(Lexicon::from_toml("[concept.x]\nxx = [\"a\"]").is_err());
+        assert!(Lexicon::from_toml("[concept.x]\nen = [\"a  b\"]").is_err());
+        assert!(Lexicon::from_toml("[concept.x]\nen = [\"*\"]").is_err());
+        assert!(Lexicon::from_toml("[concept.x]\nen = [\"a*b\"]").is_err());
+    }
+
+    #[test]
+    fn sentence_split() {
+        let t =
+            "Reads a file, e.g. a log. Then send it to the host!\nAlso: 3.5 MB max; done。次の文";
+        let s: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(
+            s,
+            [
+                "Reads a file, e.g. a log.",
+                "Then send it to the host!",
+                "Also: 3.5 MB max;",
+                "done。",
+                "次の文"
+            ]
+        );
+        assert!(sentences("").is_empty());
+        assert!(sentences(" . \n").is_empty());
+    }
+}

@@ -1,0 +1,230 @@
+//! Text as a model reads it, in one canonical form: HTML entities decoded,
+//! invisible characters removed (zero-width splitting a keyword does not split
+//! it for the model), NFKC (fullwidth and compatibility forms folded), lowercase,
+//! Cyrillic and Greek look-alikes inside Latin words folded to Latin, typographic
+//! quotes and dashes made ASCII, whitespace runs collapsed (line breaks kept,
+//! since they end sentences).
+
+use unicode_normalization::UnicodeNormalization;
+
+/// A normalised text. Spans of [`super::Hit`] index into `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Normalized {
+    pub text: String,
+}
+
+/// Normalise `raw` (see the module comment). Linear in its length; plain ASCII
+/// takes a fast path with no Unicode tables.
+pub fn normalize(raw: &str) -> Normalized {
+    let decoded;
+    let src: &str = if raw.contains('&') {
+        decoded = decode_entities(raw);
+        &decoded
+    } else {
+        raw
+    };
+    let mut out = String::with_capacity(src.len());
+    if crate::text::is_plain_ascii(src) {
+        push_collapsed(&mut out, src.chars().map(|c| c.to_ascii_lowercase()));
+    } else {
+        let lowered = src
+            .chars()
+            .filter(|&c| !crate::text::is_invisible(c) || is_space(c))
+            .map(|c| if is_space(c) { ' ' } else { c })
+            .nfkc()
+            .flat_map(char::to_lowercase)
+            .map(fold_punct);
+        push_collapsed(&mut out, lowered);
+        if out
+            .chars()
+            .any(|c| matches!(c as u32, 0x0370..=0x04FF))
+        {
+            out = fold_mixed_tokens(&out);
+        }
+    }
+    Normalized { text: out }
+}
+
+/// Whitespace a reader sees as a space (the unusual spaces are invisible-family
+/// characters too, but they separate words).
+fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+fn fold_punct(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '`' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{00AB}' | '\u{00BB}'
+        | '\u{2033}' => '"',
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        '\u{2028}' | '\u{2029}' => '\n',
+        c => c,
+    }
+}
+
+/// Collapse runs of spaces/tabs to one space and runs of line breaks (with the
+/// spaces around them) to one `\n`; trim both ends.
+fn push_collapsed(out: &mut String, chars: impl Iterator<Item = char>) {
+    let mut pending: Option<char> = None;
+    for c in chars {
+        match c {
+            ' ' | '\t' | '\r' | '\x0B' | '\x0C' => {
+                if pending.is_none() {
+                    pending = Some(' ');
+                }
+            }
+            '\n' => pending = Some('\n'),
+            c => {
+                if let Some(p) = pending.take()
+                    && !out.is_empty()
+                {
+                    out.push(p);
+                }
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// Cyrillic and Greek letters that look like Latin ones, lowercase.
+fn latin_lookalike(c: char) -> Option<char> {
+    Some(match c {
+        'а' => 'a',
+        'в' => 'b',
+        'с' => 'c',
+        'ԁ' => 'd',
+        'е' | 'ё' => 'e',
+        'һ' => 'h',
+        'і' => 'i',
+        'ј' => 'j',
+        'к' => 'k',
+        'м' => 'm',
+        'н' => 'h',
+        'о' => 'o',
+        'р' => 'p',
+        'ԛ' => 'q',
+        'ѕ' => 's',
+        'т' => 't',
+        'у' => 'y',
+        'х' => 'x',
+        'ԝ' => 'w',
+        'α' => 'a',
+        'β' => 'b',
+        'ε' => 'e',
+        'η' => 'n',
+        'ι' => 'i',
+        'κ' => 'k',
+        'ν' => 'v',
+        'ο' => 'o',
+        'ρ' => 'p',
+        'τ' => 't',
+        'υ' => 'u',
+        'χ' => 'x',
+        'ω' => 'w',
+        _ => return None,
+    })
+}
+
+/// Fold look-alikes inside words that mix Latin with Cyrillic or Greek (the
+/// signature of a disguised keyword); words wholly in Cyrillic or Greek stay.
+fn fold_mixed_tokens(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let latin = word.chars().any(|c| c.is_ascii_alphabetic());
+        let other = word.chars().any(|c| latin_lookalike(c).is_some());
+        if latin && other {
+            out.extend(word.chars().map(|c| latin_lookalike(c).unwrap_or(c)));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// Decode named (the common ones) and numeric HTML entities; anything else is kept.
+fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            let c = match name {
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "amp" => Some('&'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                "nbsp" => Some(' '),
+                _ => name
+                    .strip_prefix("#x")
+                    .or_else(|| name.strip_prefix("#X"))
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .or_else(|| name.strip_prefix('#').and_then(|d| d.parse().ok()))
+                    .and_then(char::from_u32),
+            };
+            c.map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> String {
+        normalize(s).text
+    }
+
+    #[test]
+    fn ascii_lowercase_and_collapse() {
+        assert_eq!(n("  Send   THE\tKey \n\n  now  "), "send the key\nnow");
+        assert_eq!(
+            n("a &lt;b&gt; &amp;&#65;&#x42;&bogus; &"),
+            "a <b> &ab&bogus; &"
+        );
+    }
+
+    #[test]
+    fn unicode_forms_fold() {
+        // Zero-width split keyword, fullwidth letters, curly quotes, NBSP.
+        assert_eq!(
+            n("ig\u{200B}nore ＰＡＳＳ “quoted”\u{A0}x"),
+            "ignore pass \"quoted\" x"
+        );
+        // Cyrillic а inside a Latin word folds; a Russian word stays Russian.
+        assert_eq!(n("p\u{0430}ssword и пароль"), "password и пароль");
+        // Tags-block characters are invisible and dropped (their decoded text is scanned separately).
+        assert_eq!(n("ok\u{E0041}\u{E0042}"), "ok");
+        assert_eq!(n("ÉCRIVEZ"), "écrivez");
+    }
+}
