@@ -6,7 +6,7 @@
 //! (defaults: `../shared/corpora`, `bench/roles-report.md`).
 
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
-use mcptrustchecker::detect::capability::classify;
+use mcptrustchecker::detect::capability::classify_server;
 use mcptrustchecker::detect::{Role, ScanOptions, run};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -78,9 +78,8 @@ fn main() -> anyhow::Result<()> {
                 continue;
             }
             writeln!(body, "| tool | roles | why |\n|---|---|---|")?;
-            for t in &s.surface.tools {
+            for (t, r) in classify_server(&s.surface) {
                 tools += 1;
-                let r = classify(t);
                 for role in r.roles.keys() {
                     *totals.entry(role.as_str()).or_insert(0) += 1;
                 }
@@ -138,5 +137,8 @@ fn short(r: Role) -> &'static str {
         Role::ExternalSink => "ES",
         Role::CodeExec => "CE",
         Role::FileWrite => "FW",
+        Role::Destructive => "DE",
+        Role::HighImpact => "HI",
+        Role::UrlFetch => "UF",
     }
 }

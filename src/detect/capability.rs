@@ -16,14 +16,21 @@ use std::sync::OnceLock;
 struct LexiconFile {
     name: NameLex,
     params: ParamLex,
-    description: BTreeMap<String, DescEntry>,
+    description: ContextPatterns,
 }
 
+/// Patterns that qualify a parameter by the words around it.
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum DescEntry {
-    List(Vec<String>),
-    One(String),
+#[serde(deny_unknown_fields)]
+struct ContextPatterns {
+    exec_context: String,
+    exec_negative: String,
+    output_path: String,
+    recipient_context: String,
+    remote_context: String,
+    local_context: String,
+    remote_path: String,
+    input_path: String,
 }
 
 #[derive(Deserialize)]
@@ -50,6 +57,32 @@ struct NameLex {
     getter_suffixes: Vec<String>,
     mutation_tokens: Vec<String>,
     destructive_tokens: Vec<String>,
+    detach_objects: Vec<String>,
+    namespace_prefixes: Vec<String>,
+    high_impact_verbs: Vec<String>,
+    high_impact_phrases: Vec<String>,
+    high_impact_objects: Vec<String>,
+    request_tokens: Vec<String>,
+    other_verbs: Vec<String>,
+    meta_tokens: Vec<String>,
+    draft_tokens: Vec<String>,
+    listing_only: Vec<String>,
+    public_tokens: Vec<String>,
+    private_containers: Vec<String>,
+    comment_objects: Vec<String>,
+    forge_context: Vec<String>,
+    forge_words: Vec<String>,
+    private_words: Vec<String>,
+    settings_tokens: Vec<String>,
+    page_namespaces: Vec<String>,
+    snapshot_namespaces: Vec<String>,
+    page_no_content: Vec<String>,
+    page_content_tokens: Vec<String>,
+    page_input_tokens: Vec<String>,
+    remote_tokens: Vec<String>,
+    drop_objects: Vec<String>,
+    file_verbs: Vec<String>,
+    upload_verbs: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -71,11 +104,14 @@ struct ParamLex {
 struct Lexicon {
     name: NameLex,
     params: ParamLex,
-    desc: Vec<(Role, Vec<Regex>)>,
     exec_context: Regex,
     exec_negative: Regex,
     recipient_context: Regex,
     output_path: Regex,
+    remote_context: Regex,
+    local_context: Regex,
+    remote_path: Regex,
+    input_path: Regex,
 }
 
 fn lexicon() -> &'static Lexicon {
@@ -90,33 +126,18 @@ fn lexicon() -> &'static Lexicon {
             Regex::new(&p.replace("\\b", "(?-u:\\b)"))
                 .unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"))
         };
-        let mut desc = Vec::new();
-        let mut exec_context = None;
-        let mut exec_negative = None;
-        let mut output_path = None;
-        let mut recipient_context = None;
-        for (key, entry) in &file.description {
-            match (key.as_str(), entry) {
-                ("exec_context", DescEntry::One(p)) => exec_context = Some(compile(p)),
-                ("exec_negative", DescEntry::One(p)) => exec_negative = Some(compile(p)),
-                ("output_path", DescEntry::One(p)) => output_path = Some(compile(p)),
-                ("recipient_context", DescEntry::One(p)) => recipient_context = Some(compile(p)),
-                (k, DescEntry::List(ps)) => {
-                    let role = role_from_str(k)
-                        .unwrap_or_else(|| panic!("capability_lexicon.toml: unknown role {k}"));
-                    desc.push((role, ps.iter().map(|p| compile(p)).collect()));
-                }
-                (k, _) => panic!("capability_lexicon.toml: unexpected description entry {k}"),
-            }
-        }
+        let d = &file.description;
         Lexicon {
+            exec_context: compile(&d.exec_context),
+            exec_negative: compile(&d.exec_negative),
+            output_path: compile(&d.output_path),
+            recipient_context: compile(&d.recipient_context),
+            remote_context: compile(&d.remote_context),
+            local_context: compile(&d.local_context),
+            remote_path: compile(&d.remote_path),
+            input_path: compile(&d.input_path),
             name: file.name,
             params: file.params,
-            desc,
-            exec_context: exec_context.expect("exec_context"),
-            exec_negative: exec_negative.expect("exec_negative"),
-            output_path: output_path.expect("output_path"),
-            recipient_context: recipient_context.expect("recipient_context"),
         }
     })
 }
@@ -129,6 +150,9 @@ pub fn role_from_str(s: &str) -> Option<Role> {
         "external-sink" => Role::ExternalSink,
         "code-exec" => Role::CodeExec,
         "file-write" => Role::FileWrite,
+        "destructive" => Role::Destructive,
+        "high-impact" => Role::HighImpact,
+        "url-fetch" => Role::UrlFetch,
         _ => return None,
     })
 }
@@ -228,114 +252,262 @@ pub fn unconstrained(schema: &Value) -> bool {
             .any(|k| obj.contains_key(*k))
 }
 
-/// Derive a tool's roles.
+/// Derive a tool's roles on its own (no sibling tools known).
 pub fn classify(item: &Item) -> ToolRoles {
+    classify_in(item, &[])
+}
+
+/// Derive a tool's roles from its name, its description (sentence by sentence,
+/// `behaviour::read`) and its parameters. `siblings`: the lowercased names of
+/// the server's other tools (a description segment about one of them is skipped).
+pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     let lex = lexicon();
     let n = &lex.name;
-    let toks = tokens(&item.name);
-    let mut r = ToolRoles::default();
-    let first = toks.first().map(String::as_str).unwrap_or("");
-    let read = any_in(&toks, &n.read_verbs);
-    let write = any_in(&toks, &n.write_verbs);
-
-    // code-exec
-    if let Some(t) = any_in(&toks, &n.exec_standalone) {
-        r.add(Role::CodeExec, Basis::Name, format!("name token `{t}`"));
-    } else if let (Some(v), Some(o)) =
-        (any_in(&toks, &n.exec_verbs), any_in(&toks, &n.exec_objects))
-    {
-        r.add(Role::CodeExec, Basis::Name, format!("name `{v} … {o}`"));
-    }
-    // untrusted-input
-    if let Some(t) = any_in(&toks, &n.untrusted_standalone) {
-        r.add(
-            Role::UntrustedInput,
-            Basis::Name,
-            format!("name token `{t}`"),
-        );
-    } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases)
-        .or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases)))
-    {
-        r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
-    } else if let (Some(v), Some(o)) = (read, any_in(&toks, &n.untrusted_objects)) {
-        r.add(
-            Role::UntrustedInput,
-            Basis::Name,
-            format!("name `{v} … {o}`"),
-        );
-    }
-    // sensitive-source
-    if let Some(t) = any_in(&toks, &n.sensitive_standalone)
-        && (write.is_none() || read.is_some() || t == "sql")
-    {
-        r.add(
-            Role::SensitiveSource,
-            Basis::Name,
-            format!("name token `{t}`"),
-        );
-    }
-    if let (Some(v), Some(o)) = (read, any_in(&toks, &n.sensitive_objects)) {
-        r.add(
-            Role::SensitiveSource,
-            Basis::Name,
-            format!("name `{v} … {o}`"),
-        );
-    }
-    // external-sink
-    let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some();
-    if let Some(t) = any_in(&toks, &n.send_verbs).filter(|_| !not_sink) {
-        r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
-    } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
-        r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
-    } else if let (Some(v), Some(o)) = (
-        any_in(&toks, &n.create_verbs),
-        any_in(&toks, &n.sink_objects),
-    ) {
-        r.add(Role::ExternalSink, Basis::Name, format!("name `{v} … {o}`"));
-    }
-    // file-write
-    if let (Some(v), Some(o)) = (write, any_in(&toks, &n.file_objects)) {
-        r.add(Role::FileWrite, Basis::Name, format!("name `{v} … {o}`"));
-    }
-
-    // Description verbs and objects.
-    let desc = item.description().to_lowercase();
-    if !desc.is_empty() {
-        for (role, pats) in &lex.desc {
-            if let Some(m) = pats.iter().find_map(|p| p.find(&desc)) {
-                r.add(
-                    *role,
-                    Basis::Description,
-                    format!("description \"{}\"", m.as_str()),
-                );
-            }
+    let mut toks = tokens(&item.name);
+    // `API-post-page`: after an `api` prefix, an HTTP method is what the call does.
+    if toks.len() > 1 && toks[0] == "api" {
+        let m = match toks[1].as_str() {
+            "post" => Some("create"),
+            "patch" | "put" => Some("update"),
+            _ => None,
+        };
+        if let Some(m) = m {
+            toks[1] = m.to_string();
         }
     }
+    let mut r = ToolRoles::default();
+    let first = toks.first().map(String::as_str).unwrap_or("");
+    let desc_lower = item.description().to_lowercase();
+    // A one-word router (`sql`, `storage`) says nothing by its name: its description does.
+    let router = toks.len() == 1 && lex.exec_negative.is_match(&desc_lower);
+    let has = |list: &[String]| any_in(&toks, list).is_some();
+    let is_verb = |t: &str| {
+        [
+            &n.read_verbs,
+            &n.write_verbs,
+            &n.send_verbs,
+            &n.create_verbs,
+            &n.exec_verbs,
+            &n.destructive_tokens,
+            &n.high_impact_verbs,
+            &n.other_verbs,
+        ]
+        .iter()
+        .any(|l| l.iter().any(|v| v == t))
+    };
+    // The verb run of the name: its first verb and the verbs joined to it
+    // (`create_or_update_file`, `find_and_replace_doc`); nouns before it are a namespace.
+    let skip = usize::from(n.namespace_prefixes.iter().any(|p| p == first) && toks.len() > 1);
+    let vstart = toks.iter().skip(skip).position(|t| is_verb(t)).map(|i| i + skip);
+    let mut run: Vec<usize> = Vec::new();
+    if let Some(i) = vstart {
+        run.push(i);
+        let mut j = i + 1;
+        while j + 1 < toks.len() && matches!(toks[j].as_str(), "and" | "or") && is_verb(&toks[j + 1]) {
+            run.push(j + 1);
+            j += 2;
+        }
+    }
+    let run_has = |list: &[String]| {
+        run.iter()
+            .map(|&i| toks[i].as_str())
+            .find(|t| list.iter().any(|l| l == t))
+    };
+    let replace = run.iter().any(|&i| toks[i] == "replace");
+    let read = run_has(&n.read_verbs).filter(|_| !replace);
+    let write = run_has(&n.write_verbs);
+    let verb = vstart.map(|i| toks[i].as_str()).unwrap_or("");
+    // An object token other than the verb itself (`query … query` is one word).
+    let obj = |list: &[String]| {
+        toks.iter()
+            .enumerate()
+            .find(|(i, t)| !run.contains(i) && list.iter().any(|l| l == *t))
+            .map(|(i, t)| (i, t.as_str()))
+    };
+    // Facts about a thing after its object (`get_file_info`, `list_gmail_labels`) read no content.
+    let after_run = run.last().map_or(0, |&i| i + 1);
+    let meta_after = |i: usize| {
+        toks[after_run.min(i + 1)..]
+            .iter()
+            .any(|t| n.meta_tokens.iter().any(|m| m == t))
+    };
+    let meta_name = meta_after(after_run);
+    let draft = has(&n.draft_tokens);
+    // A comment is public on a forge and private on a document or a workspace page.
+    let forge = has(&n.forge_context) || n.forge_words.iter().any(|w| desc_lower.contains(w.as_str()));
+    let private_ctx = has(&n.private_containers)
+        || n.private_words.iter().any(|w| desc_lower.contains(w.as_str()));
+    let detach = has(&n.detach_objects);
+    let page_ns = n.page_namespaces.iter().any(|p| p == first);
+    // The tool's files live on a remote service (a Drive file, a GitLab file).
+    let remote_tool = has(&n.remote_tokens)
+        || (lex.remote_context.is_match(&desc_lower) && !lex.local_context.is_match(&desc_lower));
+    let snapshot_ns = n.snapshot_namespaces.iter().any(|p| p == first);
+
+    if !router {
+        // code-exec
+        if let Some(t) = any_in(&toks, &n.exec_standalone) {
+            r.add(Role::CodeExec, Basis::Name, format!("name token `{t}`"));
+        } else if let (Some(v), Some(o)) =
+            (any_in(&toks, &n.exec_verbs), any_in(&toks, &n.exec_objects))
+        {
+            r.add(Role::CodeExec, Basis::Name, format!("name `{v} … {o}`"));
+        }
+        // untrusted-input
+        let private_container = private_ctx;
+        let ui_obj = obj(&n.untrusted_objects).filter(|(i, t)| {
+            !meta_after(*i) && !(private_container && n.comment_objects.iter().any(|c| c == t))
+        });
+        if draft {
+            // Drafts are the user's own words.
+        } else if let Some(t) = any_in(&toks, &n.untrusted_standalone) {
+            r.add(
+                Role::UntrustedInput,
+                Basis::Name,
+                format!("name token `{t}`"),
+            );
+        } else if snapshot_ns && !has(&n.page_no_content) {
+            r.add(
+                Role::UntrustedInput,
+                Basis::Name,
+                format!("`{first}_…` tools return the page they act on"),
+            );
+        } else if page_ns && let Some(t) = any_in(&toks, &n.page_content_tokens) {
+            r.add(
+                Role::UntrustedInput,
+                Basis::Name,
+                format!("name `{first} … {t}` (page content)"),
+            );
+        } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases).or_else(|| {
+            read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases))
+                .filter(|_| !toks.iter().any(|t| n.meta_tokens.iter().any(|m| m == t)))
+        }) {
+            r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
+        } else if let (Some(v), Some((_, o))) = (read, ui_obj) {
+            r.add(
+                Role::UntrustedInput,
+                Basis::Name,
+                format!("name `{v} … {o}`"),
+            );
+        }
+        // sensitive-source
+        let public = has(&n.public_tokens);
+        if let Some(t) = any_in(&toks, &n.sensitive_standalone)
+            && (write.is_none() || read.is_some() || t == "sql")
+            && !public
+        {
+            r.add(
+                Role::SensitiveSource,
+                Basis::Name,
+                format!("name token `{t}`"),
+            );
+        }
+        if let (Some(v), Some((i, o))) = (read, obj(&n.sensitive_objects))
+            && !meta_after(i)
+            && !public
+            && !(v == "list" && n.listing_only.iter().any(|l| l == o))
+            && !(forge && n.comment_objects.iter().any(|c| c == o))
+        {
+            r.add(
+                Role::SensitiveSource,
+                Basis::Name,
+                format!("name `{v} … {o}`"),
+            );
+        }
+        // external-sink
+        let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some()
+            || draft
+            || detach
+            || toks.last().is_some_and(|l| n.settings_tokens.iter().any(|s| s == l));
+        if not_sink {
+        } else if let Some(t) = any_in(&toks, &n.send_verbs) {
+            r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
+        } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
+            r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
+        } else if let (Some(v), Some((_, o))) = (run_has(&n.create_verbs), obj(&n.sink_objects))
+            && (forge || !n.comment_objects.iter().any(|c| c == o))
+        {
+            r.add(Role::ExternalSink, Basis::Name, format!("name `{v} … {o}`"));
+        } else if page_ns | snapshot_ns && let Some(t) = any_in(&toks, &n.page_input_tokens) {
+            r.add(
+                Role::ExternalSink,
+                Basis::Name,
+                format!("name `{first} … {t}` (data typed into a web page)"),
+            );
+        }
+        // file-write: local files only (a Drive file or a GitLab file is not on this disk).
+        if let (Some(v), Some((_, o))) = (write, obj(&n.file_objects))
+            && !remote_tool
+        {
+            r.add(Role::FileWrite, Basis::Name, format!("name `{v} … {o}`"));
+        }
+        // destructive: a deleting verb, unless what goes is only an association (`delete_issue_link`).
+        if let Some(t) = any_in(&toks, &n.destructive_tokens)
+            && !detach
+            && (t != "drop" || has(&n.drop_objects))
+        {
+            r.add(Role::Destructive, Basis::Name, format!("name token `{t}`"));
+        }
+        // high-impact: money, deployments, permissions.
+        if n.high_impact_verbs.iter().any(|v| v == verb) {
+            r.add(Role::HighImpact, Basis::Name, format!("name verb `{verb}`"));
+        } else if let Some(p) = phrase_in(&toks, &n.high_impact_phrases) {
+            r.add(Role::HighImpact, Basis::Name, format!("name `{p}`"));
+        } else if let (Some(v), Some((_, o))) = (
+            write.or_else(|| run_has(&n.high_impact_verbs)),
+            obj(&n.high_impact_objects),
+        ) {
+            r.add(Role::HighImpact, Basis::Name, format!("name `{v} … {o}`"));
+        }
+    }
+
+    // Description: each sentence's verbs and objects.
+    let desc = item.description();
+    for reading in super::behaviour::read(desc, siblings) {
+        let obj_word = reading.object.as_ref().map(|(w, _)| w.as_str()).unwrap_or("");
+        let comment = n.comment_objects.iter().any(|c| obj_word.starts_with(c.as_str()));
+        // Comments: untrusted and sent out on a forge, private on a document.
+        if comment
+            && matches!(reading.role, Role::UntrustedInput | Role::ExternalSink)
+            && (private_ctx || !forge)
+            && !(reading.role == Role::UntrustedInput && forge)
+        {
+            continue;
+        }
+        r.add(
+            reading.role,
+            Basis::Description,
+            format!("sentence \"{}\" ({})", reading.sentence, reading.words),
+        );
+    }
+    let desc = desc.to_lowercase();
 
     // Parameter shape.
     let ps = params(item);
     let p = &lex.params;
     let router = lex.exec_negative.is_match(&desc);
     let tool_ctx = (lex.exec_context.is_match(&desc) && !router) || r.has(Role::CodeExec);
-    let has_url = ps
+    let url_params: Vec<(&str, &Value)> = ps
         .iter()
-        .find(|(k, _)| {
+        .filter(|(k, _)| {
             let t = tokens(k);
             any_in(&t, &p.url).is_some() && any_in(&t, &n.param_id_tokens).is_none()
         })
-        .map(|(k, _)| *k);
+        .map(|(k, v)| (*k, *v))
+        .collect();
+    let has_url = url_params.first().map(|(k, _)| *k);
     let http = ps
         .iter()
         .find(|(k, _)| any_in(&tokens(k), &p.http_shape).is_some())
         .map(|(k, _)| *k);
-    let mutating_name = write.is_some() || any_in(&toks, &n.send_verbs).is_some();
+    let mutating_name = write.is_some() || run_has(&n.send_verbs).is_some();
     for (k, schema) in &ps {
         let pt = tokens(k);
-        let pdesc = schema
+        let pdesc_raw = schema
             .get("description")
             .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_lowercase();
+            .unwrap_or("");
+        let pdesc = pdesc_raw.to_lowercase();
         let ident = any_in(&pt, &n.param_id_tokens).is_some();
         if any_in(&pt, &p.command).is_some()
             && unconstrained(schema)
@@ -348,28 +520,50 @@ pub fn classify(item: &Item) -> ToolRoles {
             && !ident
             && any_in(&pt, &p.url).is_none()
             && any_in(&pt, &p.recipient).is_none()
+            // A project or repository path on a remote API is not a local file.
+            && !lex.remote_path.is_match(&pdesc)
         {
-            // An output path (`save the result to`) is not a read.
-            let output = lex.output_path.is_match(&pdesc);
-            if read.is_some() && write.is_none() && !output {
+            // An output path (`save the result to`) is written, not read; an input path is read.
+            let input = lex.input_path.is_match(&pdesc);
+            let output = lex.output_path.is_match(&pdesc) && !input;
+            let file_verb = run_has(&n.file_verbs).filter(|_| !input);
+            if read.is_some() && write.is_none() && !output && !meta_name {
                 r.add(
                     Role::SensitiveSource,
                     Basis::Param,
                     format!("path parameter `{k}`"),
                 );
             }
-            if write.is_some() {
+            // An upload, an attachment or a drop reads the local file it is given.
+            if let Some(v) = run_has(&n.upload_verbs).or_else(|| page_input(&toks, n))
+                && !output
+            {
+                r.add(
+                    Role::SensitiveSource,
+                    Basis::Param,
+                    format!("path parameter `{k}` of a `{v}` tool (the file is read and sent)"),
+                );
+            }
+            if let Some(v) = file_verb {
                 r.add(
                     Role::FileWrite,
                     Basis::Param,
-                    format!("path parameter `{k}` on a `{}` tool", write.unwrap_or("")),
+                    format!("path parameter `{k}` on a `{v}` tool"),
+                );
+            } else if output {
+                r.add(
+                    Role::FileWrite,
+                    Basis::Param,
+                    format!("output path parameter `{k}`"),
                 );
             }
         }
         let is_to = k.eq_ignore_ascii_case("to")
             && (lex.recipient_context.is_match(&pdesc)
                 || schema.get("format").and_then(Value::as_str) == Some("email"));
-        if any_in(&pt, &p.recipient).is_some() || is_to {
+        // `webhook_path` names the tool's own trigger, not a destination.
+        let own_path = any_in(&pt, &p.path).is_some() || ident;
+        if (any_in(&pt, &p.recipient).is_some() && !own_path) || is_to {
             r.add(
                 Role::ExternalSink,
                 Basis::Param,
@@ -383,8 +577,36 @@ pub fn classify(item: &Item) -> ToolRoles {
                 format!("parameter `{k}`"),
             );
         }
+        // A parameter's description says what the tool does with it (`URL to fetch`,
+        // `local path to save the file`): read for the roles a parameter can show.
+        for reading in super::behaviour::read(pdesc_raw, siblings) {
+            let local_obj = reading.object.as_ref().is_some_and(|(_, c)| {
+                c == "o_local_file" || c == "o_secret"
+            });
+            let allowed = match reading.role {
+                // Content a mutating tool fetches is stored, not read back.
+                Role::UntrustedInput => !mutating_name && !draft,
+                // A parameter says it is read from a local file or a secret, not a record.
+                Role::SensitiveSource => local_obj || reading.phrase,
+                Role::FileWrite => !remote_tool,
+                Role::Destructive => reading.phrase,
+                _ => false,
+            };
+            if allowed {
+                r.add(
+                    reading.role,
+                    Basis::Param,
+                    format!(
+                        "parameter `{k}`: \"{}\" ({})",
+                        reading.sentence, reading.words
+                    ),
+                );
+            }
+        }
     }
-    if let Some(u) = has_url {
+    if let Some(u) = has_url
+        && !mutating_name
+    {
         if let Some(h) = http {
             r.add(
                 Role::ExternalSink,
@@ -396,7 +618,7 @@ pub fn classify(item: &Item) -> ToolRoles {
                 Basis::Param,
                 format!("URL parameter `{u}`"),
             );
-        } else if !mutating_name && !r.has(Role::ExternalSink) {
+        } else if !r.has(Role::ExternalSink) {
             r.add(
                 Role::UntrustedInput,
                 Basis::Param,
@@ -404,18 +626,121 @@ pub fn classify(item: &Item) -> ToolRoles {
             );
         }
     }
-
-    // Getter exclusion: `get_…`, `list_…`, `…_status` do not send or write.
+    // url-fetch: a caller-chosen URL that the tool requests (its name or its
+    // description says it fetches, opens, loads, downloads or converts).
+    for (u, schema) in &url_params {
+        if !caller_chosen_url(schema) {
+            continue;
+        }
+        let pdesc = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let how = if let Some(t) = any_in(&toks, &n.request_tokens).filter(|_| !mutating_name) {
+            Some((Basis::Name, format!("parameter `{u}` of a `{t}` tool")))
+        } else if let Some(v) = super::behaviour::requests(item.description()) {
+            Some((
+                Basis::Description,
+                format!("parameter `{u}`, and the description says `{v}`"),
+            ))
+        } else {
+            super::behaviour::requests(pdesc)
+                .map(|v| (Basis::Param, format!("parameter `{u}`: \"{v}\"")))
+        };
+        if let Some((basis, why)) = how {
+            r.add(Role::UrlFetch, basis, format!("{why} (a caller-chosen URL is requested)"));
+            if !mutating_name {
+                r.add(Role::UntrustedInput, basis, format!("fetched URL parameter `{u}`"));
+            }
+            // `file:` URIs reach local files through the same parameter.
+            let scheme = format!("{} {}", desc, pdesc.to_lowercase());
+            if ["file://", "file:,", "file: or", "file: uri"]
+                .iter()
+                .any(|f| scheme.contains(f))
+            {
+                r.add(
+                    Role::SensitiveSource,
+                    Basis::Description,
+                    format!("parameter `{u}` accepts `file:` URIs"),
+                );
+            }
+            break;
+        }
+    }
+    // Getter exclusion: `get_…`, `list_…`, `…_status` do not send, write, delete or deploy.
     let second = toks.get(1).map(String::as_str).unwrap_or("");
     let getter = n.getter_prefixes.iter().any(|g| g == first || g == second)
         || toks
             .last()
             .is_some_and(|l| n.getter_suffixes.iter().any(|g| g == l));
     if getter && any_in(&toks, &n.mutation_tokens).is_none() {
+        for role in [Role::ExternalSink, Role::Destructive, Role::HighImpact] {
+            r.roles.remove(&role);
+        }
+        // …but an output-file parameter still writes (`get_logs(output_dir)`).
+        if r.roles.get(&Role::FileWrite).is_some_and(|(b, _)| *b != Basis::Param) {
+            r.roles.remove(&Role::FileWrite);
+        }
+    }
+    // A draft is the user's own unsent words, whatever the description says about sending.
+    if draft {
         r.roles.remove(&Role::ExternalSink);
-        r.roles.remove(&Role::FileWrite);
+        r.roles.remove(&Role::UntrustedInput);
+    }
+    // Removing an association (a reaction, a link) destroys nothing, whatever the boilerplate says.
+    if detach && !r.roles.get(&Role::Destructive).is_some_and(|(b, _)| *b == Basis::Name) {
+        r.roles.remove(&Role::Destructive);
     }
     r
+}
+
+/// The page-input token of a browser tool's name (`browser_type`, `puppeteer_fill`).
+fn page_input<'a>(toks: &'a [String], n: &NameLex) -> Option<&'a str> {
+    let first = toks.first()?;
+    let ns = n.page_namespaces.iter().chain(&n.snapshot_namespaces).any(|p| p == first);
+    if !ns {
+        return None;
+    }
+    toks.iter()
+        .skip(1)
+        .find(|t| n.page_input_tokens.iter().any(|p| p == *t))
+        .map(String::as_str)
+}
+
+/// A URL parameter whose value the caller chooses: no enum or const, and no
+/// pattern that pins a host (`^https://api\.example\.com/`). `format: uri`
+/// only says it is a URL.
+fn caller_chosen_url(schema: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return true;
+    };
+    if obj.contains_key("enum") || obj.contains_key("const") {
+        return false;
+    }
+    let stringy = match obj.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    };
+    if !stringy {
+        return false;
+    }
+    match obj.get("pattern").and_then(Value::as_str) {
+        None => true,
+        Some(p) => {
+            // After an optional anchor and scheme, a literal host character pins the destination.
+            let rest = p.trim_start_matches('^');
+            let rest = ["https?://", "https?:\\/\\/", "(https?|ftp)://", "https://", "http://"]
+                .iter()
+                .find_map(|s| rest.strip_prefix(s))
+                .unwrap_or(rest);
+            !rest
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric())
+        }
+    }
 }
 
 /// Whether the tool's name says it deletes or overwrites.
@@ -447,6 +772,21 @@ pub fn secret_field(name: &str) -> bool {
         .any(|f| *f == lower || *f == snake || toks.iter().any(|t| t == f))
 }
 
+/// The lowercased tool names of a server: a description segment naming one of
+/// them (`use 'read_file' first`) is usage guidance, not what the tool does.
+pub fn sibling_names(s: &ServerSurface) -> Vec<String> {
+    s.tools.iter().map(|t| t.name.to_lowercase()).collect()
+}
+
+/// Every tool of a server with its roles, as stage 3 derives them.
+pub fn classify_server(s: &ServerSurface) -> Vec<(&Item, ToolRoles)> {
+    let siblings = sibling_names(s);
+    s.tools
+        .iter()
+        .map(|t| (t, classify_in(t, &siblings)))
+        .collect()
+}
+
 /// Stage 3 over one server: fills `roles` and emits MTC-CAP-*.
 pub fn check(
     s: &ServerSurface,
@@ -459,13 +799,14 @@ pub fn check(
     let mut write: Vec<(&Item, String)> = Vec::new();
     let mut undeclared: Vec<(&Item, String)> = Vec::new();
     let mut open_world: Vec<(&Item, String)> = Vec::new();
+    let siblings = sibling_names(s);
     // Tools are classified independently: in parallel, consumed in catalog order.
     let classified: Vec<(ToolRoles, Vec<Finding>)> = s
         .tools
         .par_iter()
         .with_min_len(32)
         .map(|item| {
-            let tr = classify(item);
+            let tr = classify_in(item, &siblings);
             let mut own = Vec::new();
             tool_findings(s, item, &tr, lex, &mut own);
             (tr, own)

@@ -4,6 +4,7 @@
 //! Order: [1] unicode → [2] injection → [3] capability → [4] toxic-flow →
 //! [5] supply-chain → [6] posture → [7] integrity; [8] is `crate::score`.
 
+pub mod behaviour;
 pub mod builtins;
 pub mod capability;
 pub mod injection;
@@ -37,6 +38,12 @@ pub enum Role {
     ExternalSink,
     CodeExec,
     FileWrite,
+    /// Deletes, wipes, overwrites, drops, truncates, force-pushes or kills.
+    Destructive,
+    /// Moves money, deploys, or grants and changes permissions.
+    HighImpact,
+    /// Requests a caller-chosen URL: a weaker egress (data can ride in the URL).
+    UrlFetch,
 }
 
 impl Role {
@@ -47,6 +54,9 @@ impl Role {
             Role::ExternalSink => "external-sink",
             Role::CodeExec => "code-exec",
             Role::FileWrite => "file-write",
+            Role::Destructive => "destructive",
+            Role::HighImpact => "high-impact",
+            Role::UrlFetch => "url-fetch",
         }
     }
 }

@@ -15,4 +15,5 @@ mod live;
 mod lockfile;
 mod outputs;
 mod policy;
+mod roles;
 mod supply;
