@@ -393,12 +393,8 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                     let (pstart, pw) = prev_word(t, seg.start, h.span.0 as usize);
                     let form = &t[h.range()];
                     let next = t[h.span.1 as usize..].trim_start_matches(' ');
-                    // `list of`, `create=`, `list:`, `list is` are nouns and labels;
-                    // a quoted verb (`"delete"`) is named, not done.
-                    let quoted = t[..h.span.0 as usize].ends_with(['"', '\''])
-                        && t[h.span.1 as usize..].starts_with(['"', '\'']);
-                    if quoted
-                        || next.starts_with("of ")
+                    // `list of`, `create=`, `list:`, `list is` are nouns and labels.
+                    if next.starts_with("of ")
                         || next.starts_with('=')
                         || next.starts_with(':')
                         || next.starts_with("is ")
@@ -429,7 +425,13 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                     if c != h.concept {
                         continue;
                     }
-                    if role == Role::FileWrite && e.remote.is_some_and(|r| has(&[r])) {
+                    // `to a file` on a remote service is its file; `to disk` is always local.
+                    let w = &t[h.range()];
+                    if role == Role::FileWrite
+                        && !w.contains("disk")
+                        && !w.contains("local")
+                        && e.remote.is_some_and(|r| has(&[r]))
+                    {
                         continue;
                     }
                     let w = &t[h.range()];

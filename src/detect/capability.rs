@@ -29,7 +29,6 @@ struct ContextPatterns {
     recipient_context: String,
     remote_context: String,
     local_context: String,
-    remote_path: String,
     input_path: String,
 }
 
@@ -81,7 +80,6 @@ struct NameLex {
     page_input_tokens: Vec<String>,
     remote_tokens: Vec<String>,
     drop_objects: Vec<String>,
-    file_verbs: Vec<String>,
     upload_verbs: Vec<String>,
 }
 
@@ -110,7 +108,6 @@ struct Lexicon {
     output_path: Regex,
     remote_context: Regex,
     local_context: Regex,
-    remote_path: Regex,
     input_path: Regex,
 }
 
@@ -134,7 +131,6 @@ fn lexicon() -> &'static Lexicon {
             recipient_context: compile(&d.recipient_context),
             remote_context: compile(&d.remote_context),
             local_context: compile(&d.local_context),
-            remote_path: compile(&d.remote_path),
             input_path: compile(&d.input_path),
             name: file.name,
             params: file.params,
@@ -332,7 +328,8 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             .any(|t| n.meta_tokens.iter().any(|m| m == t))
     };
     let meta_name = meta_after(after_run);
-    let draft = has(&n.draft_tokens);
+    // A draft is the user's own unsent words (publishing drafts does send them).
+    let draft = has(&n.draft_tokens) && run_has(&n.send_verbs).is_none();
     // A comment is public on a forge and private on a document or a workspace page.
     let forge = has(&n.forge_context) || n.forge_words.iter().any(|w| desc_lower.contains(w.as_str()));
     let private_ctx = has(&n.private_containers)
@@ -340,8 +337,9 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     let detach = has(&n.detach_objects);
     let page_ns = n.page_namespaces.iter().any(|p| p == first);
     // The tool's files live on a remote service (a Drive file, a GitLab file).
-    let remote_tool = has(&n.remote_tokens)
-        || (lex.remote_context.is_match(&desc_lower) && !lex.local_context.is_match(&desc_lower));
+    let remote_desc = lex.remote_context.is_match(&desc_lower);
+    let remote_tool =
+        has(&n.remote_tokens) || (remote_desc && !lex.local_context.is_match(&desc_lower));
     let snapshot_ns = n.snapshot_namespaces.iter().any(|p| p == first);
 
     if !router {
@@ -378,10 +376,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 Basis::Name,
                 format!("name `{first} … {t}` (page content)"),
             );
-        } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases).or_else(|| {
-            read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases))
-                .filter(|_| !toks.iter().any(|t| n.meta_tokens.iter().any(|m| m == t)))
-        }) {
+        } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases)
+            .or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases)))
+            .filter(|_| !toks.iter().any(|t| n.meta_tokens.iter().any(|m| m == t)))
+        {
             r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
         } else if let (Some(v), Some((_, o))) = (read, ui_obj) {
             r.add(
@@ -520,13 +518,18 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             && !ident
             && any_in(&pt, &p.url).is_none()
             && any_in(&pt, &p.recipient).is_none()
-            // A project or repository path on a remote API is not a local file.
-            && !lex.remote_path.is_match(&pdesc)
+            // On a tool of a remote service a path names a remote object, unless it says local.
+            && (!remote_desc || lex.local_context.is_match(&pdesc))
         {
             // An output path (`save the result to`) is written, not read; an input path is read.
-            let input = lex.input_path.is_match(&pdesc);
-            let output = lex.output_path.is_match(&pdesc) && !input;
-            let file_verb = run_has(&n.file_verbs).filter(|_| !input);
+            let input = lex.input_path.is_match(&pdesc)
+                || pt.iter().any(|t| matches!(t.as_str(), "from" | "input" | "source" | "src"));
+            let output = (lex.output_path.is_match(&pdesc)
+                || pt.iter().any(|t| matches!(t.as_str(), "output" | "dest" | "destination" | "save" | "out")))
+                && !input;
+            // Any mutating verb writes the local file its path names (an Excel workbook, a
+            // repository); a remote service's tool only reads a local path, to upload it.
+            let file_verb = write.filter(|_| !input && !remote_desc);
             if read.is_some() && write.is_none() && !output && !meta_name {
                 r.add(
                     Role::SensitiveSource,
@@ -587,8 +590,8 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 // Content a mutating tool fetches is stored, not read back.
                 Role::UntrustedInput => !mutating_name && !draft,
                 // A parameter says it is read from a local file or a secret, not a record.
-                Role::SensitiveSource => local_obj || reading.phrase,
-                Role::FileWrite => !remote_tool,
+                Role::SensitiveSource => (local_obj || reading.phrase) && !remote_tool,
+                Role::FileWrite => !remote_tool && !lex.input_path.is_match(&pdesc),
                 Role::Destructive => reading.phrase,
                 _ => false,
             };
@@ -682,7 +685,7 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             r.roles.remove(&Role::FileWrite);
         }
     }
-    // A draft is the user's own unsent words, whatever the description says about sending.
+    // …whatever its description says about sending.
     if draft {
         r.roles.remove(&Role::ExternalSink);
         r.roles.remove(&Role::UntrustedInput);
