@@ -587,8 +587,9 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 c == "o_local_file" || c == "o_secret"
             });
             let allowed = match reading.role {
-                // Content a mutating tool fetches is stored, not read back.
-                Role::UntrustedInput => !mutating_name && !draft,
+                // Content a mutating tool fetches is stored, not read back; and only a
+                // URL parameter's own description says what is fetched.
+                Role::UntrustedInput => !mutating_name && !draft && any_in(&pt, &p.url).is_some(),
                 // A parameter says it is read from a local file or a secret, not a record.
                 Role::SensitiveSource => (local_obj || reading.phrase) && !remote_tool,
                 Role::FileWrite => !remote_tool && !lex.input_path.is_match(&pdesc),
@@ -1114,7 +1115,7 @@ mod tests {
         use Role::*;
         assert_eq!(
             roles_of(json!({"name": "fetch_url", "description": "Fetch a URL"})),
-            [UntrustedInput].into()
+            [UntrustedInput, UrlFetch].into()
         );
         assert_eq!(
             roles_of(
