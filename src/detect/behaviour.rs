@@ -193,6 +193,15 @@ fn prev_word(text: &str, from: usize, at: usize) -> (usize, &str) {
     }
 }
 
+/// A bare `command` is code only in general terms (`a command`, `any command`,
+/// `shell commands`): `runs azqr commands` runs one program's fixed commands.
+const COMMAND_BEFORE: &[&str] = &[
+    "a", "an", "the", "any", "arbitrary", "shell", "terminal", "system", "os", "user", "given",
+    "custom", "provided", "your", "its", "single", "multiple", "raw", "and", "or", "kubectl", "run",
+    "runs", "running", "execute", "executes", "executing", "exec", "spawn", "spawns", "launch",
+    "launches", "start", "starts", "these", "those", "such",
+];
+
 /// Whether `word` comes right before byte `at`, articles skipped (`from a file`).
 fn after_word(text: &str, from: usize, at: usize, word: &str) -> bool {
     let mut at = at;
@@ -332,12 +341,25 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
     };
     for sent in lang::sentences(t) {
         let sentence = &t[sent.clone()];
+        // `To remove triggers, use X`: the purpose clause is about the other tool.
+        let segs = segments(t, sent.clone());
+        let purpose_then_use = segs.len() > 1
+            && t[segs[0].clone()].starts_with("to ")
+            && segs[1..].iter().any(|g| {
+                let w = t[g.clone()].trim_start();
+                ["use", "call", "see", "try", "prefer"]
+                    .iter()
+                    .any(|v| w == *v || w.starts_with(&format!("{v} ")))
+            });
         // Verbs of the last segment that found an object: lent to a list of objects going on.
         let mut last_paired: Vec<Hit> = Vec::new();
         let mut seen_object = false;
         // Verbs of a segment with no object: carried to the next segment.
         let mut carried: Vec<Hit> = Vec::new();
-        for seg in segments(t, sent.clone()) {
+        for (si, seg) in segs.into_iter().enumerate() {
+            if si == 0 && purpose_then_use {
+                continue;
+            }
             // After `such as`, `e.g.`, `for example` the sentence is an example.
             let example_at = hits
                 .iter()
@@ -375,6 +397,11 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 .iter()
                 .copied()
                 .filter(|h| kind(h) == Some(Kind::Object))
+                .filter(|h| {
+                    let w = &t[h.range()];
+                    !(matches!(w, "command" | "commands")
+                        && !COMMAND_BEFORE.contains(&prev_word(t, seg.start, h.span.0 as usize).1))
+                })
                 .collect();
             // A verb-form is a verb unless a determiner or another verb comes right before it.
             let verb_spans: Vec<(u32, u32)> = in_seg

@@ -81,6 +81,8 @@ struct NameLex {
     remote_tokens: Vec<String>,
     drop_objects: Vec<String>,
     upload_verbs: Vec<String>,
+    people_sinks: Vec<String>,
+    store_verbs: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +98,7 @@ struct ParamLex {
     injection: Vec<String>,
     secret_fields: Vec<String>,
     secret_exclusions: Vec<String>,
+    destination: Vec<String>,
 }
 
 /// The compiled lexicon.
@@ -364,7 +367,8 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 Basis::Name,
                 format!("name token `{t}`"),
             );
-        } else if snapshot_ns && !has(&n.page_no_content) {
+        } else if snapshot_ns && !has(&n.page_no_content) && !has(&n.page_input_tokens) {
+            // (An input tool puts data into the page; the page it then shows is the next call's input.)
             r.add(
                 Role::UntrustedInput,
                 Basis::Name,
@@ -418,7 +422,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             || detach
             || toks.last().is_some_and(|l| n.settings_tokens.iter().any(|s| s == l));
         if not_sink {
-        } else if let Some(t) = any_in(&toks, &n.send_verbs) {
+        } else if let Some(t) = any_in(&toks, &n.send_verbs).filter(|t| {
+            // An upload with no destination stores the file on the server's own service.
+            !n.store_verbs.iter().any(|v| v == *t) || has_destination(item) || page_ns || snapshot_ns
+        }) {
             r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
         } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
             r.add(Role::ExternalSink, Basis::Name, format!("name `{p}`"));
@@ -475,7 +482,7 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         r.add(
             reading.role,
             Basis::Description,
-            format!("sentence \"{}\" ({})", reading.sentence, reading.words),
+            format!("{} in \"{}\"", reading.words, reading.sentence),
         );
     }
     let desc = desc.to_lowercase();
@@ -529,7 +536,8 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 && !input;
             // Any mutating verb writes the local file its path names (an Excel workbook, a
             // repository); a remote service's tool only reads a local path, to upload it.
-            let file_verb = write.filter(|_| !input && !remote_desc);
+            let sends = run_has(&n.upload_verbs).or_else(|| page_input(&toks, n));
+            let file_verb = write.filter(|_| !input && !remote_desc && sends.is_none());
             if read.is_some() && write.is_none() && !output && !meta_name {
                 r.add(
                     Role::SensitiveSource,
@@ -537,8 +545,8 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                     format!("path parameter `{k}`"),
                 );
             }
-            // An upload, an attachment or a drop reads the local file it is given.
-            if let Some(v) = run_has(&n.upload_verbs).or_else(|| page_input(&toks, n))
+            // An upload, an attachment or a drop reads the local file it is given (and writes none).
+            if let Some(v) = sends
                 && !output
             {
                 r.add(
@@ -600,10 +608,7 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 r.add(
                     reading.role,
                     Basis::Param,
-                    format!(
-                        "parameter `{k}`: \"{}\" ({})",
-                        reading.sentence, reading.words
-                    ),
+                    format!("parameter `{k}`: {} in \"{}\"", reading.words, reading.sentence),
                 );
             }
         }
@@ -622,12 +627,6 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 Basis::Param,
                 format!("URL parameter `{u}`"),
             );
-        } else if !r.has(Role::ExternalSink) {
-            r.add(
-                Role::UntrustedInput,
-                Basis::Param,
-                format!("URL parameter `{u}`"),
-            );
         }
     }
     // url-fetch: a caller-chosen URL that the tool requests (its name or its
@@ -640,6 +639,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             .get("description")
             .and_then(Value::as_str)
             .unwrap_or("");
+        // `get_story_by_external_link(url)`: the URL is a lookup key, not fetched.
+        if toks.iter().any(|t| t == "by") {
+            continue;
+        }
         let how = if let Some(t) = any_in(&toks, &n.request_tokens).filter(|_| !mutating_name) {
             Some((Basis::Name, format!("parameter `{u}` of a `{t}` tool")))
         } else if let Some(v) = super::behaviour::requests(item.description()) {
@@ -747,9 +750,44 @@ fn caller_chosen_url(schema: &Value) -> bool {
     }
 }
 
-/// Whether the tool's name says it deletes or overwrites.
-fn destructive_name(item: &Item) -> Option<String> {
-    any_in(&tokens(&item.name), &lexicon().name.destructive_tokens).map(str::to_string)
+/// Annotations a tool can make about itself, and the roles that make each a lie:
+/// (key, claimed value, contradicting roles, what the claim means).
+const ANNOTATION_CLAIMS: &[(&str, bool, &[Role], &str)] = &[
+    (
+        "readOnlyHint",
+        true,
+        &[
+            Role::Destructive,
+            Role::ExternalSink,
+            Role::HighImpact,
+            Role::CodeExec,
+            Role::FileWrite,
+        ],
+        "it changes nothing",
+    ),
+    (
+        "destructiveHint",
+        false,
+        &[Role::Destructive],
+        "it destroys nothing",
+    ),
+    (
+        "openWorldHint",
+        false,
+        &[Role::UrlFetch, Role::ExternalSink],
+        "it reaches nothing outside",
+    ),
+];
+
+/// Whether the caller chooses where the tool sends (a URL, a recipient, a channel).
+fn has_destination(item: &Item) -> bool {
+    let lex = lexicon();
+    params(item).iter().any(|(k, _)| {
+        let t = tokens(k);
+        any_in(&t, &lex.params.url).is_some()
+            || any_in(&t, &lex.params.recipient).is_some()
+            || any_in(&t, &lex.params.destination).is_some()
+    })
 }
 
 fn annotation(item: &Item, key: &str) -> Option<bool> {
@@ -919,38 +957,53 @@ fn tool_findings(
             .tool(Some(t))
             .evidence(ev)
     };
-    let why = |r: Role| tr.roles.get(&r).map(|(_, w)| w.clone()).unwrap_or_default();
-    // CAP-003: annotations contradicted by what the name or parameters prove.
-    let proven: Vec<Role> = [Role::FileWrite, Role::CodeExec, Role::ExternalSink]
-        .into_iter()
-        .filter(|r| {
-            tr.roles
-                .get(r)
-                .is_some_and(|(b, _)| *b != Basis::Description)
-        })
-        .collect();
-    if annotation(item, "readOnlyHint") == Some(true) && !proven.is_empty() {
-        let list: Vec<String> = proven
+    // CAP-003: an annotation contradicted by what the tool does.
+    for (key, claim, roles, says) in ANNOTATION_CLAIMS {
+        if annotation(item, key) != Some(*claim) {
+            continue;
+        }
+        // An output-file parameter alone is not what a read-only tool is about; and a
+        // service's own upload is inside its world unless the caller picks where it goes
+        // (a URL, a recipient) or it sends mail or messages.
+        let contra: Vec<(Role, Basis, String)> = roles
             .iter()
-            .map(|r| format!("{} ({})", r.as_str(), why(*r)))
+            .filter_map(|r| tr.roles.get(r).map(|(b, w)| (*r, *b, w.clone())))
+            .filter(|(r, b, _)| !(*r == Role::FileWrite && *b == Basis::Param))
+            .filter(|(r, _, w)| {
+                *key != "openWorldHint"
+                    || *r != Role::ExternalSink
+                    || has_destination(item)
+                    || lex.name.people_sinks.iter().any(|p| w.contains(p.as_str()))
+            })
             .collect();
-        out.push(
-            mk(
-                "MTC-CAP-003",
-                format!(
-                    "server `{}`: tool `{t}` claims `readOnlyHint: true` but {}",
-                    s.name,
-                    list.join(", ")
-                ),
-                "annotations.readOnlyHint = true".into(),
-            )
-            .field(format!("tools[{t}].annotations.readOnlyHint")),
-        );
-    } else if annotation(item, "destructiveHint") == Some(false)
-        && annotation(item, "readOnlyHint") != Some(true)
-        && let Some(d) = destructive_name(item)
-    {
-        out.push(mk("MTC-CAP-003", format!("server `{}`: tool `{t}` claims `destructiveHint: false` but its name says `{d}`", s.name), "annotations.destructiveHint = false".into()).field(format!("tools[{t}].annotations.destructiveHint")));
+        if contra.is_empty() {
+            continue;
+        }
+        // Confirmed when the name or a sentence states the behaviour outright; a
+        // parameter's shape, or a file write alone, stays strong.
+        let outright = contra
+            .iter()
+            .any(|(r, b, _)| *b != Basis::Param && *r != Role::FileWrite);
+        let list: Vec<String> = contra
+            .iter()
+            .map(|(r, _, w)| format!("it is {} ({w})", r.as_str()))
+            .collect();
+        let mut f = mk(
+            "MTC-CAP-003",
+            format!(
+                "server `{}`: tool `{t}` claims `{key}: {claim}` ({says}) but {}",
+                s.name,
+                list.join("; ")
+            ),
+            format!("annotations.{key} = {claim}"),
+        )
+        .field(format!("tools[{t}].annotations.{key}"));
+        if outright {
+            f = f
+                .severity(crate::finding::Severity::High)
+                .confidence(crate::finding::Confidence::Confirmed);
+        }
+        out.push(f);
     }
     // CAP-006/007/008: one per parameter, most severe first.
     let p = &lex.params;
@@ -1240,11 +1293,22 @@ mod tests {
             .map(|x| x.tool.as_deref().unwrap())
             .collect();
         assert_eq!(hits, ["delete_file", "drop_table"]);
-        // Prose alone never proves a contradiction.
+        // A sentence that says it outright confirms the lie; a file write alone stays strong.
         let s = surface(vec![
             json!({"name": "helper", "description": "Writes a file to disk", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "tidy", "description": "Delete every file in the workspace directory.", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "lookup", "description": "Searches the index. It does not delete anything.", "annotations": {"readOnlyHint": true}}),
         ]);
-        assert!(!ids(&run(&s).1).contains(&"MTC-CAP-003"));
+        let f = run(&s).1;
+        let three = |t: &str| {
+            f.iter()
+                .find(|x| x.rule_id == "MTC-CAP-003" && x.tool.as_deref() == Some(t))
+                .map(|x| (x.severity, x.confidence))
+        };
+        use crate::finding::{Confidence, Severity};
+        assert_eq!(three("helper"), Some((Severity::Medium, Confidence::Strong)));
+        assert_eq!(three("tidy"), Some((Severity::High, Confidence::Confirmed)));
+        assert_eq!(three("lookup"), None);
     }
 
     #[test]

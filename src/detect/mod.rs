@@ -275,14 +275,23 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         .collect();
     servers.sort_by(|a, b| a.surface.id.cmp(&b.surface.id));
 
-    // Sessions: one per client config (or profile), enabled servers only.
+    // Sessions: one per client config (or profile), enabled servers only; with
+    // `--include-builtins CLIENT`, a server outside any config (a manifest, a
+    // descriptor) is a session of its own with the client's tools.
+    let own_sessions = opts
+        .include_builtins
+        .as_deref()
+        .is_some_and(|c| c != "auto" && builtins_for(c).is_some());
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, s) in servers.iter().enumerate() {
-        if let Some(sess) = &s.surface.session {
-            groups.entry(sess.clone()).or_default();
-            if !s.surface.disabled {
-                groups.entry(sess.clone()).or_default().push(i);
-            }
+        let sess = match &s.surface.session {
+            Some(sess) => sess.clone(),
+            None if own_sessions => s.surface.id.clone(),
+            None => continue,
+        };
+        let members = groups.entry(sess).or_default();
+        if !s.surface.disabled {
+            members.push(i);
         }
     }
     let mut sessions = Vec::new();

@@ -1,14 +1,30 @@
 //! Stage 4, toxic flow: the lethal trifecta (untrusted input → sensitive source →
-//! external sink) co-reachable in one server, or in one session (all servers of a
-//! client config, plus the client's built-in tools when asked). A sink is an
-//! external-sink or code-exec tool. Static analysis proves the primitive exists,
-//! not that a chain will run: only a single-tool trifecta is confirmed.
+//! a way out) co-reachable in one tool, one server, or one session (the servers
+//! of a client config or profile, or one manifest, plus the client's built-in
+//! tools when asked). A way out is an external-sink or code-exec tool, or — a
+//! weaker egress — a tool that requests caller-chosen URLs (data rides in the
+//! URL). An action sink (for untrusted input to trigger) is a sink, a
+//! destructive or a high-impact tool. Static analysis proves the primitive
+//! exists, not that a chain will run: only a single tool holding all three with
+//! a full sink is confirmed.
 
 use super::builtins::builtins_for;
+use super::capability::{classify_in, sibling_names};
 use super::{Role, ScanOptions, ServerResult};
 use crate::finding::Finding;
 use crate::surface::{Location, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a holder's roles were read, to explain each leg of a flow.
+#[derive(Debug, Clone, Copy)]
+pub enum Origin<'a> {
+    /// An MCP tool: stage 3 re-reads it for the leg's reason.
+    Surface(&'a ServerSurface),
+    /// A client built-in, with what it does.
+    Builtin(&'a str),
+    /// Roles given directly (tests).
+    Given,
+}
 
 /// One tool that may hold roles, wherever it comes from.
 #[derive(Debug, Clone)]
@@ -21,27 +37,77 @@ pub struct Holder<'a> {
     pub tool: &'a str,
     pub roles: &'a BTreeSet<Role>,
     pub location: Location,
+    pub origin: Origin<'a>,
 }
 
 impl Holder<'_> {
+    fn has(&self, r: Role) -> bool {
+        self.roles.contains(&r)
+    }
+    /// A full sink: it sends data out or runs code.
     fn sink(&self) -> bool {
-        self.roles.contains(&Role::ExternalSink) || self.roles.contains(&Role::CodeExec)
+        self.has(Role::ExternalSink) || self.has(Role::CodeExec)
+    }
+    /// A way out for data: a full sink, or a fetch of caller-chosen URLs.
+    fn egress(&self) -> bool {
+        self.sink() || self.has(Role::UrlFetch)
+    }
+    /// Something untrusted input can make happen.
+    fn action(&self) -> bool {
+        self.sink() || self.has(Role::Destructive) || self.has(Role::HighImpact)
     }
     fn ui(&self) -> bool {
-        self.roles.contains(&Role::UntrustedInput)
+        self.has(Role::UntrustedInput)
     }
     fn ss(&self) -> bool {
-        self.roles.contains(&Role::SensitiveSource)
+        self.has(Role::SensitiveSource)
     }
     fn label(&self) -> String {
         format!("{}/{}", self.server_name, self.tool)
     }
     fn sink_kind(&self) -> &'static str {
-        if self.roles.contains(&Role::ExternalSink) {
+        if self.has(Role::ExternalSink) {
             "external-sink"
-        } else {
+        } else if self.has(Role::CodeExec) {
             "code-exec"
+        } else if self.has(Role::UrlFetch) {
+            "url-fetch: the URL it requests can carry the data out"
+        } else if self.has(Role::HighImpact) {
+            "high-impact"
+        } else {
+            "destructive"
         }
+    }
+    /// The leg's role, for the message: the strongest way out it offers.
+    fn egress_role(&self) -> Role {
+        [Role::ExternalSink, Role::CodeExec, Role::UrlFetch]
+            .into_iter()
+            .find(|r| self.has(*r))
+            .unwrap_or(Role::ExternalSink)
+    }
+    fn action_role(&self) -> Role {
+        [
+            Role::ExternalSink,
+            Role::CodeExec,
+            Role::HighImpact,
+            Role::Destructive,
+        ]
+        .into_iter()
+        .find(|r| self.has(*r))
+        .unwrap_or(Role::ExternalSink)
+    }
+    /// Why this tool holds `role`: the name, parameter or sentence stage 3 read it from.
+    fn reason(&self, role: Role) -> String {
+        let why = match self.origin {
+            Origin::Surface(s) => s
+                .tool(self.tool)
+                .map(|item| classify_in(item, &sibling_names(s)))
+                .and_then(|tr| tr.roles.get(&role).map(|(_, w)| w.clone()))
+                .unwrap_or_default(),
+            Origin::Builtin(what) => format!("client built-in: {what}"),
+            Origin::Given => String::new(),
+        };
+        crate::text::truncate_chars(&why, 90)
     }
 }
 
@@ -59,7 +125,10 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     let mut hits = Vec::new();
     let u: Vec<usize> = (0..h.len()).filter(|&i| h[i].ui()).collect();
     let s: Vec<usize> = (0..h.len()).filter(|&i| h[i].ss()).collect();
-    let k: Vec<usize> = (0..h.len()).filter(|&i| h[i].sink()).collect();
+    // Full sinks first, so a path names the strongest way out; fetches after.
+    let mut k: Vec<usize> = (0..h.len()).filter(|&i| h[i].sink()).collect();
+    k.extend((0..h.len()).filter(|&i| !h[i].sink() && h[i].egress()));
+    let a: Vec<usize> = (0..h.len()).filter(|&i| h[i].action()).collect();
     let mut single = false;
     for (i, x) in h.iter().enumerate() {
         if x.ui() && x.ss() && x.sink() {
@@ -79,17 +148,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     };
     let trifecta = !u.is_empty() && !s.is_empty() && !k.is_empty();
     // The table's situations are tiers: with the trifecta present, its finding
-    // already names every source+sink tool, so FLOW-003/004/005 are not repeated.
-    if !trifecta {
-        for (i, x) in h.iter().enumerate() {
-            if x.ss() && x.sink() {
-                hits.push(Hit {
-                    rule: "MTC-FLOW-003",
-                    path: vec![i],
-                });
-            }
-        }
-    }
+    // already names every source and way out, so FLOW-003/004/005 are not repeated.
     if trifecta {
         if !single {
             let a = pick(&u, &[]).unwrap_or(0);
@@ -100,35 +159,44 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
                 path: vec![a, b, c],
             });
         }
-    } else {
-        // Source + sink on different tools.
-        if let Some((a, c)) = s
-            .iter()
-            .find_map(|&a| k.iter().find(|&&c| c != a).map(|&c| (a, c)))
-        {
+        return hits;
+    }
+    for (i, x) in h.iter().enumerate() {
+        if x.ss() && x.egress() {
             hits.push(Hit {
-                rule: "MTC-FLOW-004",
-                path: vec![a, c],
+                rule: "MTC-FLOW-003",
+                path: vec![i],
             });
         }
-        if !u.is_empty() && !k.is_empty() && s.is_empty() {
-            let a = pick(&u, &[]).unwrap_or(0);
-            let c = pick(&k, &[a]).unwrap_or(0);
-            hits.push(Hit {
-                rule: "MTC-FLOW-005",
-                path: vec![a, c],
-            });
-        }
+    }
+    // Source and a way out on different tools.
+    if let Some((src, out)) = s
+        .iter()
+        .find_map(|&x| k.iter().find(|&&c| c != x).map(|&c| (x, c)))
+    {
+        hits.push(Hit {
+            rule: "MTC-FLOW-004",
+            path: vec![src, out],
+        });
+    }
+    // Untrusted input reaching something it can make happen.
+    if !u.is_empty() && !a.is_empty() {
+        let x = pick(&u, &[]).unwrap_or(0);
+        let c = pick(&a, &[x]).unwrap_or(0);
+        hits.push(Hit {
+            rule: "MTC-FLOW-005",
+            path: vec![x, c],
+        });
     }
     hits
 }
 
-/// Up to five holders of a role, then a count.
-fn holders_of<'a>(h: &[Holder<'a>], f: impl Fn(&Holder<'a>) -> bool) -> String {
+/// Up to `max` holders of a role, then a count.
+fn holders_of<'a>(h: &[Holder<'a>], max: usize, f: impl Fn(&Holder<'a>) -> bool) -> String {
     let all: Vec<String> = h.iter().filter(|x| f(x)).map(Holder::label).collect();
-    let mut s = all.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
-    if all.len() > 5 {
-        s.push_str(&format!(" (+{} more)", all.len() - 5));
+    let mut s = all.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    if all.len() > max {
+        s.push_str(&format!(" (+{} more)", all.len() - max));
     }
     if s.is_empty() {
         s.push('-');
@@ -136,12 +204,47 @@ fn holders_of<'a>(h: &[Holder<'a>], f: impl Fn(&Holder<'a>) -> bool) -> String {
     s
 }
 
-fn evidence(h: &[Holder<'_>]) -> String {
+/// The legs of a hit with the reason each holds its role, then the other holders.
+fn evidence(hit: &Hit, h: &[Holder<'_>]) -> String {
+    let p = &hit.path;
+    let leg = |i: usize, role: Role| {
+        let why = h[i].reason(role);
+        if why.is_empty() {
+            format!("{} `{}`", role.as_str(), h[i].label())
+        } else {
+            format!("{} `{}`: {why}", role.as_str(), h[i].label())
+        }
+    };
+    let legs: Vec<String> = match hit.rule {
+        "MTC-FLOW-001" => vec![
+            leg(p[0], Role::UntrustedInput),
+            leg(p[0], Role::SensitiveSource),
+            leg(p[0], h[p[0]].egress_role()),
+        ],
+        "MTC-FLOW-002" => vec![
+            leg(p[0], Role::UntrustedInput),
+            leg(p[1], Role::SensitiveSource),
+            leg(p[2], h[p[2]].egress_role()),
+        ],
+        "MTC-FLOW-003" => vec![
+            leg(p[0], Role::SensitiveSource),
+            leg(p[0], h[p[0]].egress_role()),
+        ],
+        "MTC-FLOW-004" => vec![
+            leg(p[0], Role::SensitiveSource),
+            leg(p[1], h[p[1]].egress_role()),
+        ],
+        _ => vec![
+            leg(p[0], Role::UntrustedInput),
+            leg(p[1], h[p[1]].action_role()),
+        ],
+    };
     format!(
-        "untrusted-input: {}; sensitive-source: {}; sink: {}",
-        holders_of(h, Holder::ui),
-        holders_of(h, Holder::ss),
-        holders_of(h, Holder::sink)
+        "{}; all holders: untrusted-input {}; sensitive-source {}; way out {}",
+        legs.join("; "),
+        holders_of(h, 2, Holder::ui),
+        holders_of(h, 2, Holder::ss),
+        holders_of(h, 2, Holder::egress)
     )
 }
 
@@ -155,7 +258,12 @@ fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
             h[p[0]].sink_kind()
         ),
         "MTC-FLOW-003" => format!(
-            "{scope}: tool {} reads sensitive data and can send it out ({})",
+            "{scope}: tool {} reads sensitive data and has a way out ({})",
+            t(p[0]),
+            h[p[0]].sink_kind()
+        ),
+        "MTC-FLOW-002" if p[0] == p[1] && p[1] == p[2] => format!(
+            "{scope}: the lethal trifecta over separate calls of one tool: {} reads untrusted content, reads sensitive data, and has a way out ({})",
             t(p[0]),
             h[p[0]].sink_kind()
         ),
@@ -181,7 +289,7 @@ fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
     }
 }
 
-/// The location a flow finding points at: its single tool, else its sink.
+/// The location a flow finding points at: its single tool, else its last leg.
 fn at(hit: &Hit, h: &[Holder<'_>]) -> Location {
     h[*hit.path.last().unwrap_or(&0)].location.clone()
 }
@@ -202,6 +310,7 @@ fn server_holders<'a>(
             tool,
             roles: r,
             location: s.location_for(Some(tool)),
+            origin: Origin::Surface(s),
         })
         .collect()
 }
@@ -213,7 +322,6 @@ pub fn check_server(
     out: &mut Vec<Finding>,
 ) {
     let h = server_holders(s, roles, 0);
-    let ev = evidence(&h);
     let scope = format!("server `{}`", s.name);
     for hit in evaluate(&h) {
         let tool = (hit.path.len() == 1).then(|| h[hit.path[0]].tool);
@@ -221,9 +329,25 @@ pub fn check_server(
             Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
                 .server(&s.id)
                 .tool(tool)
-                .evidence(&ev),
+                .evidence(evidence(&hit, &h)),
         );
     }
+}
+
+/// The client whose built-ins join a session: `--include-builtins CLIENT`, or
+/// `auto` (the session's own client, when its config says).
+pub fn session_builtins(
+    members: &[&ServerResult],
+    opts: &ScanOptions,
+) -> Option<&'static super::builtins::BuiltinProfile> {
+    let client = match opts.include_builtins.as_deref() {
+        Some("auto") => members
+            .iter()
+            .find_map(|m| m.surface.source.client)
+            .map(|c| c.as_str().to_string()),
+        other => other.map(str::to_string),
+    };
+    client.as_deref().and_then(builtins_for)
 }
 
 /// Stage 4 over a session: flows that need tools of two or more members (servers
@@ -236,15 +360,7 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
     for (i, m) in members.iter().enumerate() {
         h.extend(server_holders(&m.surface, &m.roles, i));
     }
-    // Client built-ins, from `--include-builtins CLIENT` or `auto` (the session's client).
-    let client = match opts.include_builtins.as_deref() {
-        Some("auto") => members
-            .iter()
-            .find_map(|m| m.surface.source.client)
-            .map(|c| c.as_str().to_string()),
-        other => other.map(str::to_string),
-    };
-    let profile = client.as_deref().and_then(builtins_for);
+    let profile = session_builtins(members, opts);
     let fallback = members[0].surface.source.location.clone();
     let builtin_member = members.len();
     if let Some(p) = profile {
@@ -256,6 +372,7 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
                 tool: &t.name,
                 roles: &t.roles,
                 location: fallback.clone(),
+                origin: Origin::Builtin(&t.what),
             });
         }
     }
@@ -281,7 +398,6 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
                 .collect::<Vec<_>>()
         })
         .collect();
-    let ev = evidence(&h);
     let servers: BTreeSet<&str> = members.iter().map(|m| m.surface.name.as_str()).collect();
     let scope = format!(
         "session of {} server(s) ({}){}",
@@ -301,7 +417,7 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
         out.push(
             Finding::new(hit.rule, describe(&hit, &h, &scope), at(&hit, &h))
                 .tool(tool)
-                .evidence(&ev),
+                .evidence(evidence(&hit, &h)),
         );
     }
 }
@@ -511,6 +627,7 @@ mod tests {
                     tool: n,
                     roles: r,
                     location: Location::default(),
+                    origin: Origin::Given,
                 })
                 .collect();
             let got: Vec<&str> = evaluate(&hs).iter().map(|x| x.rule).collect();
