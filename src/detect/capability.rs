@@ -99,6 +99,7 @@ struct ParamLex {
     secret_fields: Vec<String>,
     secret_exclusions: Vec<String>,
     destination: Vec<String>,
+    strong_secrets: Vec<String>,
 }
 
 /// The compiled lexicon.
@@ -356,8 +357,11 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         }
         // untrusted-input
         let private_container = private_ctx;
+        // Notes are the user's own unless they are a forge's comments.
         let ui_obj = obj(&n.untrusted_objects).filter(|(i, t)| {
-            !meta_after(*i) && !(private_container && n.comment_objects.iter().any(|c| c == t))
+            !meta_after(*i)
+                && !(private_container && n.comment_objects.iter().any(|c| c == t))
+                && !(matches!(*t, "note" | "notes") && !forge)
         });
         if draft {
             // Drafts are the user's own words.
@@ -799,19 +803,30 @@ fn annotation(item: &Item, key: &str) -> Option<bool> {
 
 /// Whether a field name asks for a secret (MTC-CAP-011).
 pub fn secret_field(name: &str) -> bool {
+    secret_in_name(name).is_some()
+}
+
+/// The secret a field name asks for (`password`, `sms_code`), if it asks for one.
+fn secret_in_name(name: &str) -> Option<String> {
     let p = &lexicon().params;
     let lower = name.to_lowercase();
     if p.secret_exclusions
         .iter()
         .any(|e| e.eq_ignore_ascii_case(name))
     {
-        return false;
+        return None;
     }
     let toks = tokens(name);
     let snake = toks.join("_");
     p.secret_fields
         .iter()
-        .any(|f| *f == lower || *f == snake || toks.iter().any(|t| t == f))
+        .find(|f| {
+            **f == lower
+                || **f == snake
+                || toks.iter().any(|t| t == *f)
+                || (f.contains('_') && snake.contains(f.as_str()))
+        })
+        .cloned()
 }
 
 /// The lowercased tool names of a server: a description segment naming one of
@@ -1015,7 +1030,9 @@ fn tool_findings(
         let field = format!("tools[{t}].inputSchema.properties.{k}");
         let hit = if tr.has(Role::CodeExec) && any_in(&pt, &p.injection).is_some() {
             Some(("MTC-CAP-006", "command injection"))
-        } else if (tr.has(Role::ExternalSink) || tr.has(Role::UntrustedInput))
+        } else if (tr.has(Role::ExternalSink)
+            || tr.has(Role::UntrustedInput)
+            || tr.has(Role::UrlFetch))
             && any_in(&pt, &p.ssrf).is_some()
         {
             Some(("MTC-CAP-007", "server-side request forgery"))
@@ -1038,8 +1055,86 @@ fn tool_findings(
     }
 }
 
+/// Where a server's surface seeks a credential: field names at any depth of a
+/// tool's input schema or a prompt's arguments, field descriptions that name a
+/// credential, and sentences (tool, prompt, resource, instructions) that ask for
+/// one. Returns (where, what) pairs, sorted.
+fn credential_seekers(s: &ServerSurface) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    fn walk(schema: &Value, path: &str, depth: usize, out: &mut Vec<(String, String)>) {
+        if depth > 16 {
+            return;
+        }
+        let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+            if let Some(items) = schema.get("items") {
+                walk(items, path, depth + 1, out);
+            }
+            return;
+        };
+        for (k, v) in props {
+            let here = format!("{path}.{k}");
+            if let Some(what) = secret_in_name(k) {
+                out.push((here.clone(), what));
+            } else if let Some(what) = v
+                .get("description")
+                .and_then(Value::as_str)
+                .and_then(super::behaviour::names_credential)
+            {
+                out.push((format!("{here}.description"), what));
+            }
+            walk(v, &here, depth + 1, out);
+        }
+    }
+    let ask = |place: String, text: &str, out: &mut Vec<(String, String)>| {
+        for what in super::behaviour::credential_requests(text) {
+            out.push((place.clone(), what));
+        }
+    };
+    for t in &s.tools {
+        if let Some(schema) = t.raw.get("inputSchema") {
+            walk(schema, &format!("tools[{}]", t.name), 0, &mut out);
+        }
+        ask(format!("tools[{}].description", t.name), t.description(), &mut out);
+    }
+    for p in &s.prompts {
+        for a in p
+            .raw
+            .get("arguments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(n) = a.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            if let Some(what) = secret_in_name(n) {
+                out.push((format!("prompts[{}].{n}", p.name), what));
+            } else if let Some(what) = a
+                .get("description")
+                .and_then(Value::as_str)
+                .and_then(super::behaviour::names_credential)
+            {
+                out.push((format!("prompts[{}].{n}.description", p.name), what));
+            }
+        }
+        ask(format!("prompts[{}].description", p.name), p.description(), &mut out);
+    }
+    for r in s.resources.iter().chain(&s.resource_templates) {
+        ask(format!("resources[{}].description", r.name), r.description(), &mut out);
+    }
+    if let Some(i) = &s.instructions {
+        ask("instructions".into(), i, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// CAP-009/010/011: sampling and elicitation are client capabilities; a server
-/// surface that declares them is non-standard and signals intent to use them.
+/// surface that declares them signals intent to use them. Either one together
+/// with a surface that seeks credentials is the shape of consent phishing
+/// (CAP-011): confirmed when what is sought is a password, a one-time or
+/// recovery code, a card or a wallet secret; strong for API keys and tokens.
 fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
     let Some(caps) = s.capabilities.as_ref().and_then(Value::as_object) else {
         return;
@@ -1054,46 +1149,53 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
         }
     };
     let loc = s.source.location.clone();
-    if let Some(f) = declared("sampling") {
+    let sampling = declared("sampling");
+    let elicitation = declared("elicitation");
+    if let Some(f) = &sampling {
         out.push(Finding::new("MTC-CAP-009", format!("server `{}` declares the client capability `sampling`: it intends to ask the client's model to generate text", s.name), loc.clone()).server(&s.id).field(f.clone()).evidence(f));
     }
-    if let Some(f) = declared("elicitation") {
-        let mut secrets: Vec<String> = Vec::new();
-        for tool in &s.tools {
-            for (k, _) in params(tool) {
-                if secret_field(k) {
-                    secrets.push(format!("tools[{}].{k}", tool.name));
-                }
-            }
-        }
-        for p in &s.prompts {
-            for a in p
-                .raw
-                .get("arguments")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(n) = a.get("name").and_then(Value::as_str)
-                    && secret_field(n)
-                {
-                    secrets.push(format!("prompts[{}].{n}", p.name));
-                }
-            }
-        }
-        secrets.sort();
-        secrets.dedup();
-        if secrets.is_empty() {
+    let Some(channel) = elicitation.as_ref().or(sampling.as_ref()) else {
+        return;
+    };
+    let seekers = credential_seekers(s);
+    if seekers.is_empty() {
+        if let Some(f) = &elicitation {
             out.push(Finding::new("MTC-CAP-010", format!("server `{}` declares the client capability `elicitation`: it intends to ask the user for input mid-call", s.name), loc).server(&s.id).field(f.clone()).evidence(f));
-        } else {
-            out.push(
-                Finding::new("MTC-CAP-011", format!("server `{}` declares `elicitation` and exposes secret-seeking fields: a consent-phishing shape", s.name), loc)
-                    .server(&s.id)
-                    .field(f)
-                    .evidence(format!("secret-seeking fields: {}", secrets.join(", "))),
-            );
         }
+        return;
     }
+    let strong = &lexicon().params.strong_secrets;
+    let confirmed = seekers
+        .iter()
+        .any(|(_, what)| strong.iter().any(|x| what.contains(x.as_str())));
+    let how = if elicitation.is_some() {
+        "can ask the user questions mid-call (`elicitation`)"
+    } else {
+        "can have the client's model write text to the user (`sampling`)"
+    };
+    let list: Vec<String> = seekers.iter().map(|(w, what)| format!("{w} ({what})")).collect();
+    let mut f = Finding::new(
+        "MTC-CAP-011",
+        format!(
+            "server `{}` {how} and its surface seeks credentials: {}",
+            s.name,
+            seekers
+                .iter()
+                .map(|(_, w)| w.as_str())
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        loc,
+    )
+    .server(&s.id)
+    .field(channel.clone())
+    .evidence(format!("{channel}; credential-seeking: {}", list.join(", ")));
+    if confirmed {
+        f = f.confidence(crate::finding::Confidence::Confirmed);
+    }
+    out.push(f);
 }
 
 /// Every id this stage emits (a unit test checks each is catalogued).
