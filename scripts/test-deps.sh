@@ -13,3 +13,8 @@ if [ ! -f .cache/npm/node_modules/@modelcontextprotocol/server-everything/packag
   mkdir -p .cache/npm
   npm install --silent --no-audit --no-fund --prefix .cache/npm @modelcontextprotocol/server-everything@2026.8.31
 fi
+# The npm filesystem server (flows: the filesystem + fetch session scanned live).
+if [ ! -f .cache/npm/node_modules/@modelcontextprotocol/server-filesystem/package.json ]; then
+  mkdir -p .cache/npm
+  npm install --silent --no-audit --no-fund --prefix .cache/npm @modelcontextprotocol/server-filesystem@2026.8.31
+fi

@@ -158,17 +158,40 @@ pub struct Reading {
 /// (`a list of`, `the search query`, `an email`).
 const NOUN_BEFORE: &[&str] = &[
     "a", "an", "the", "each", "every", "any", "your", "its", "their", "our", "my", "of", "for",
-    "with", "by", "per", "no", "this", "that", "these", "those", "some", "all", "one", "new",
-    "el", "la", "los", "las", "un", "una", "le", "les", "une", "des", "du", "o", "os", "um", "uma",
-    "il", "lo", "gli", "der", "die", "das", "ein", "eine", "einen", "dem", "den",
+    "with", "by", "per", "no", "this", "that", "these", "those", "some", "all", "one", "new", "el",
+    "la", "los", "las", "un", "una", "le", "les", "une", "des", "du", "o", "os", "um", "uma", "il",
+    "lo", "gli", "der", "die", "das", "ein", "eine", "einen", "dem", "den",
 ];
 
 /// Words after which a form that is both a verb and a noun (`files`, `post`,
 /// `email`) is the verb; anywhere else it is the noun.
 const VERB_AFTER: &[&str] = &[
-    "", "and", "or", "then", "to", "also", "can", "will", "may", "might", "it", "that", "which",
-    "who", "must", "should", "please", "automatically", "directly", "first", "just", "only",
-    "optionally", "and/or", "tool", "this",
+    "",
+    "and",
+    "or",
+    "then",
+    "to",
+    "also",
+    "can",
+    "will",
+    "may",
+    "might",
+    "it",
+    "that",
+    "which",
+    "who",
+    "must",
+    "should",
+    "please",
+    "automatically",
+    "directly",
+    "first",
+    "just",
+    "only",
+    "optionally",
+    "and/or",
+    "tool",
+    "this",
 ];
 
 /// The word right before byte `at` after `from` (its start and text,
@@ -196,10 +219,43 @@ fn prev_word(text: &str, from: usize, at: usize) -> (usize, &str) {
 /// A bare `command` is code only in general terms (`a command`, `any command`,
 /// `shell commands`): `runs azqr commands` runs one program's fixed commands.
 const COMMAND_BEFORE: &[&str] = &[
-    "a", "an", "the", "any", "arbitrary", "shell", "terminal", "system", "os", "user", "given",
-    "custom", "provided", "your", "its", "single", "multiple", "raw", "and", "or", "kubectl", "run",
-    "runs", "running", "execute", "executes", "executing", "exec", "spawn", "spawns", "launch",
-    "launches", "start", "starts", "these", "those", "such",
+    "a",
+    "an",
+    "the",
+    "any",
+    "arbitrary",
+    "shell",
+    "terminal",
+    "system",
+    "os",
+    "user",
+    "given",
+    "custom",
+    "provided",
+    "your",
+    "its",
+    "single",
+    "multiple",
+    "raw",
+    "and",
+    "or",
+    "kubectl",
+    "run",
+    "runs",
+    "running",
+    "execute",
+    "executes",
+    "executing",
+    "exec",
+    "spawn",
+    "spawns",
+    "launch",
+    "launches",
+    "start",
+    "starts",
+    "these",
+    "those",
+    "such",
 ];
 
 /// Whether `word` comes right before byte `at`, articles skipped (`from a file`).
@@ -210,7 +266,11 @@ fn after_word(text: &str, from: usize, at: usize, word: &str) -> bool {
         if w == word {
             return true;
         }
-        if !matches!(w, "a" | "an" | "the" | "this" | "that" | "any" | "each" | "its" | "their") || start >= at {
+        if !matches!(
+            w,
+            "a" | "an" | "the" | "this" | "that" | "any" | "each" | "its" | "their"
+        ) || start >= at
+        {
             return false;
         }
         at = start;
@@ -303,7 +363,9 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
     hits.retain(|h| e.kinds[h.concept as usize].is_some());
     // A hit inside a longer one of the same family is part of it (`pull` in `pull request`).
     let longer = |h: &Hit, o: &Hit| {
-        o.span.0 <= h.span.0 && h.span.1 <= o.span.1 && (o.span.1 - o.span.0) > (h.span.1 - h.span.0)
+        o.span.0 <= h.span.0
+            && h.span.1 <= o.span.1
+            && (o.span.1 - o.span.0) > (h.span.1 - h.span.0)
     };
     let kind = |h: &Hit| e.kinds[h.concept as usize];
     let lexical = |k: Option<Kind>| matches!(k, Some(Kind::Verb | Kind::Object | Kind::Phrase));
@@ -431,7 +493,26 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                     }
                     // A bare form (`list`, `query`) is a verb only where an
                     // imperative or infinitive stands; a noun elsewhere (`message list`).
-                    let bare = !(form.ends_with('s') || form.ends_with("ing") || form.ends_with("ed"));
+                    // A participle (`items deleted last week`) states an action only after a
+                    // form of `be` (`files are deleted`).
+                    if form.ends_with("ed")
+                        && !matches!(
+                            pw,
+                            "is" | "are"
+                                | "be"
+                                | "been"
+                                | "being"
+                                | "was"
+                                | "were"
+                                | "get"
+                                | "gets"
+                                | "got"
+                        )
+                    {
+                        return false;
+                    }
+                    let bare =
+                        !(form.ends_with('s') || form.ends_with("ing") || form.ends_with("ed"));
                     let dual = objects.iter().any(|o| o.span == h.span);
                     if (bare || dual) && !VERB_AFTER.contains(&pw) {
                         return false;
@@ -476,7 +557,10 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
             // A segment of objects alone continues a list only when it starts with one.
             let continues = first_obj.is_some_and(|o| {
                 let lead = t[seg.start..o.span.0 as usize].trim();
-                matches!(lead, "" | "and" | "or" | "a" | "an" | "the" | "and the" | "or the" | "its" | "their")
+                matches!(
+                    lead,
+                    "" | "and" | "or" | "a" | "an" | "the" | "and the" | "or the" | "its" | "their"
+                )
             });
             for v in carried.iter().chain(
                 (verbs.is_empty() && continues)
@@ -519,9 +603,9 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 // Objects joined to the nearest one by `and`, `or`, `/` share its verb
                 // (not the complement of a fact about it: `the number of documents`).
                 let meta = |o: &Hit| {
-                    in_seg.iter().any(|h| {
-                        h.span == o.span && e.lex.name(h.concept) == "o_meta"
-                    })
+                    in_seg
+                        .iter()
+                        .any(|h| h.span == o.span && e.lex.name(h.concept) == "o_meta")
                 };
                 if let Some(n) = near.filter(|n| !meta(n)) {
                     let mut end = n.span.1;
@@ -531,12 +615,35 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                         }
                         let gap = t[end as usize..o.span.0 as usize].trim();
                         let joined = matches!(
-                                gap,
-                                "and" | "or" | "/" | "&" | "and/or" | "and the" | "or the"
-                                    | "and a" | "or a" | "and its" | "or its" | "y" | "o" | "et"
-                                    | "ou" | "und" | "oder" | "e" | "и" | "или" | "和" | "或"
-                                    | "や" | "및" | "और" | "या" | "و"
-                            );
+                            gap,
+                            "and"
+                                | "or"
+                                | "/"
+                                | "&"
+                                | "and/or"
+                                | "and the"
+                                | "or the"
+                                | "and a"
+                                | "or a"
+                                | "and its"
+                                | "or its"
+                                | "y"
+                                | "o"
+                                | "et"
+                                | "ou"
+                                | "und"
+                                | "oder"
+                                | "e"
+                                | "и"
+                                | "или"
+                                | "和"
+                                | "或"
+                                | "や"
+                                | "및"
+                                | "और"
+                                | "या"
+                                | "و"
+                        );
                         if !joined {
                             break;
                         }
@@ -589,7 +696,10 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                                 .find(|h| {
                                     h.span == o.span
                                         && kind(h) == Some(Kind::Object)
-                                        && rule.objects.as_ref().is_none_or(|l| l.contains(&h.concept))
+                                        && rule
+                                            .objects
+                                            .as_ref()
+                                            .is_none_or(|l| l.contains(&h.concept))
                                 })
                                 .map_or("", |h| e.lex.name(h.concept));
                             (t[o.range()].to_string(), c.to_string())
@@ -619,10 +729,7 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
             }
         }
     }
-    order
-        .into_iter()
-        .filter_map(|r| found.remove(&r))
-        .collect()
+    order.into_iter().filter_map(|r| found.remove(&r)).collect()
 }
 
 /// Credential concepts named in `text` together with a request (ask, enter,
@@ -651,7 +758,9 @@ pub fn credential_requests(text: &str) -> Vec<String> {
         for h in &creds {
             // `banking password` holds `password`: one credential, named once.
             let inner = creds.iter().any(|o| {
-                o.span.0 <= h.span.0 && h.span.1 <= o.span.1 && o.span.1 - o.span.0 > h.span.1 - h.span.0
+                o.span.0 <= h.span.0
+                    && h.span.1 <= o.span.1
+                    && o.span.1 - o.span.0 > h.span.1 - h.span.0
             });
             if !inner {
                 let w = t[h.range()].to_string();
@@ -704,7 +813,8 @@ pub fn requests(text: &str) -> Option<String> {
             if let Some(h) = in_seg.iter().find(|h| {
                 h.concept == fetch
                     && !negs.iter().any(|&n| n <= h.span.0)
-                    && !(h.lang == Lang::En && NOUN_BEFORE.contains(&prev_word(t, seg.start, h.span.0 as usize).1))
+                    && !(h.lang == Lang::En
+                        && NOUN_BEFORE.contains(&prev_word(t, seg.start, h.span.0 as usize).1))
             }) {
                 return Some(t[h.range()].to_string());
             }
@@ -742,24 +852,37 @@ mod tests {
     fn verbs_share_objects_and_objects_share_verbs() {
         let r = roles("Read, write and delete files.");
         assert!(
-            r.contains(&"sensitive-source") && r.contains(&"file-write") && r.contains(&"destructive"),
+            r.contains(&"sensitive-source")
+                && r.contains(&"file-write")
+                && r.contains(&"destructive"),
             "{r:?}"
         );
         let r = roles("Gets a file, a directory or the environment variables.");
         assert_eq!(r, ["sensitive-source"]);
         let r = roles("Read contents from files and URLs.");
-        assert!(r.contains(&"untrusted-input") && r.contains(&"sensitive-source"), "{r:?}");
+        assert!(
+            r.contains(&"untrusted-input") && r.contains(&"sensitive-source"),
+            "{r:?}"
+        );
     }
 
     #[test]
     fn negation_guidance_and_nouns_are_not_behaviour() {
-        assert!(roles("Retrieve metadata about a file without reading the actual content.").is_empty());
+        assert!(
+            roles("Retrieve metadata about a file without reading the actual content.").is_empty()
+        );
         assert!(roles("It is read-only and does not delete anything.").is_empty());
         assert!(roles("Returns a list of results with titles, URLs, and snippets.").is_empty());
         assert!(roles("Get download URLs for bulk pricing data files.").is_empty());
         assert!(roles("Use this tool when you need to delete a file.").is_empty());
         let sib = vec!["execute_command".to_string()];
-        assert!(read("Use this instead of 'execute_command' to run shell commands.", &sib).is_empty());
+        assert!(
+            read(
+                "Use this instead of 'execute_command' to run shell commands.",
+                &sib
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -788,10 +911,21 @@ mod tests {
 
     #[test]
     fn credentials_are_asked_for() {
-        let c = credential_requests("Asks the user for their online banking password and the SMS code.");
-        assert!(c.contains(&"banking password".to_string()) && c.contains(&"sms code".to_string()), "{c:?}");
+        let c = credential_requests(
+            "Asks the user for their online banking password and the SMS code.",
+        );
+        assert!(
+            c.contains(&"banking password".to_string()) && c.contains(&"sms code".to_string()),
+            "{c:?}"
+        );
         assert!(credential_requests("Asks the user for a display name.").is_empty());
-        assert!(credential_requests("Bitte geben Sie Ihr Passwort ein.").contains(&"passwort".to_string()));
-        assert_eq!(names_credential("The one-time code sent by SMS").as_deref(), Some("one-time code"));
+        assert!(
+            credential_requests("Bitte geben Sie Ihr Passwort ein.")
+                .contains(&"passwort".to_string())
+        );
+        assert_eq!(
+            names_credential("The one-time code sent by SMS").as_deref(),
+            Some("one-time code")
+        );
     }
 }

@@ -298,12 +298,19 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     // The verb run of the name: its first verb and the verbs joined to it
     // (`create_or_update_file`, `find_and_replace_doc`); nouns before it are a namespace.
     let skip = usize::from(n.namespace_prefixes.iter().any(|p| p == first) && toks.len() > 1);
-    let vstart = toks.iter().skip(skip).position(|t| is_verb(t)).map(|i| i + skip);
+    let vstart = toks
+        .iter()
+        .skip(skip)
+        .position(|t| is_verb(t))
+        .map(|i| i + skip);
     let mut run: Vec<usize> = Vec::new();
     if let Some(i) = vstart {
         run.push(i);
         let mut j = i + 1;
-        while j + 1 < toks.len() && matches!(toks[j].as_str(), "and" | "or") && is_verb(&toks[j + 1]) {
+        while j + 1 < toks.len()
+            && matches!(toks[j].as_str(), "and" | "or")
+            && is_verb(&toks[j + 1])
+        {
             run.push(j + 1);
             j += 2;
         }
@@ -335,9 +342,14 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     // A draft is the user's own unsent words (publishing drafts does send them).
     let draft = has(&n.draft_tokens) && run_has(&n.send_verbs).is_none();
     // A comment is public on a forge and private on a document or a workspace page.
-    let forge = has(&n.forge_context) || n.forge_words.iter().any(|w| desc_lower.contains(w.as_str()));
+    let forge = has(&n.forge_context)
+        || n.forge_words
+            .iter()
+            .any(|w| desc_lower.contains(w.as_str()));
     let private_ctx = has(&n.private_containers)
-        || n.private_words.iter().any(|w| desc_lower.contains(w.as_str()));
+        || n.private_words
+            .iter()
+            .any(|w| desc_lower.contains(w.as_str()));
     let detach = has(&n.detach_objects);
     let page_ns = n.page_namespaces.iter().any(|p| p == first);
     // The tool's files live on a remote service (a Drive file, a GitLab file).
@@ -424,11 +436,16 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         let not_sink = phrase_in(&toks, &n.not_sink_phrases).is_some()
             || draft
             || detach
-            || toks.last().is_some_and(|l| n.settings_tokens.iter().any(|s| s == l));
+            || toks
+                .last()
+                .is_some_and(|l| n.settings_tokens.iter().any(|s| s == l));
         if not_sink {
         } else if let Some(t) = any_in(&toks, &n.send_verbs).filter(|t| {
             // An upload with no destination stores the file on the server's own service.
-            !n.store_verbs.iter().any(|v| v == *t) || has_destination(item) || page_ns || snapshot_ns
+            !n.store_verbs.iter().any(|v| v == *t)
+                || has_destination(item)
+                || page_ns
+                || snapshot_ns
         }) {
             r.add(Role::ExternalSink, Basis::Name, format!("name token `{t}`"));
         } else if let Some(p) = phrase_in(&toks, &n.sink_phrases) {
@@ -437,7 +454,9 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             && (forge || !n.comment_objects.iter().any(|c| c == o))
         {
             r.add(Role::ExternalSink, Basis::Name, format!("name `{v} … {o}`"));
-        } else if page_ns | snapshot_ns && let Some(t) = any_in(&toks, &n.page_input_tokens) {
+        } else if page_ns | snapshot_ns
+            && let Some(t) = any_in(&toks, &n.page_input_tokens)
+        {
             r.add(
                 Role::ExternalSink,
                 Basis::Name,
@@ -473,8 +492,15 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     // Description: each sentence's verbs and objects.
     let desc = item.description();
     for reading in super::behaviour::read(desc, siblings) {
-        let obj_word = reading.object.as_ref().map(|(w, _)| w.as_str()).unwrap_or("");
-        let comment = n.comment_objects.iter().any(|c| obj_word.starts_with(c.as_str()));
+        let obj_word = reading
+            .object
+            .as_ref()
+            .map(|(w, _)| w.as_str())
+            .unwrap_or("");
+        let comment = n
+            .comment_objects
+            .iter()
+            .any(|c| obj_word.starts_with(c.as_str()));
         // Comments: untrusted and sent out on a forge, private on a document.
         if comment
             && matches!(reading.role, Role::UntrustedInput | Role::ExternalSink)
@@ -534,9 +560,16 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         {
             // An output path (`save the result to`) is written, not read; an input path is read.
             let input = lex.input_path.is_match(&pdesc)
-                || pt.iter().any(|t| matches!(t.as_str(), "from" | "input" | "source" | "src"));
+                || pt
+                    .iter()
+                    .any(|t| matches!(t.as_str(), "from" | "input" | "source" | "src"));
             let output = (lex.output_path.is_match(&pdesc)
-                || pt.iter().any(|t| matches!(t.as_str(), "output" | "dest" | "destination" | "save" | "out")))
+                || pt.iter().any(|t| {
+                    matches!(
+                        t.as_str(),
+                        "output" | "dest" | "destination" | "save" | "out"
+                    )
+                }))
                 && !input;
             // Any mutating verb writes the local file its path names (an Excel workbook, a
             // repository); a remote service's tool only reads a local path, to upload it.
@@ -595,9 +628,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         // A parameter's description says what the tool does with it (`URL to fetch`,
         // `local path to save the file`): read for the roles a parameter can show.
         for reading in super::behaviour::read(pdesc_raw, siblings) {
-            let local_obj = reading.object.as_ref().is_some_and(|(_, c)| {
-                c == "o_local_file" || c == "o_secret"
-            });
+            let local_obj = reading
+                .object
+                .as_ref()
+                .is_some_and(|(_, c)| c == "o_local_file" || c == "o_secret");
             let allowed = match reading.role {
                 // Content a mutating tool fetches is stored, not read back; and only a
                 // URL parameter's own description says what is fetched.
@@ -612,7 +646,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 r.add(
                     reading.role,
                     Basis::Param,
-                    format!("parameter `{k}`: {} in \"{}\"", reading.words, reading.sentence),
+                    format!(
+                        "parameter `{k}`: {} in \"{}\"",
+                        reading.words, reading.sentence
+                    ),
                 );
             }
         }
@@ -659,9 +696,17 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 .map(|v| (Basis::Param, format!("parameter `{u}`: \"{v}\"")))
         };
         if let Some((basis, why)) = how {
-            r.add(Role::UrlFetch, basis, format!("{why} (a caller-chosen URL is requested)"));
+            r.add(
+                Role::UrlFetch,
+                basis,
+                format!("{why} (a caller-chosen URL is requested)"),
+            );
             if !mutating_name {
-                r.add(Role::UntrustedInput, basis, format!("fetched URL parameter `{u}`"));
+                r.add(
+                    Role::UntrustedInput,
+                    basis,
+                    format!("fetched URL parameter `{u}`"),
+                );
             }
             // `file:` URIs reach local files through the same parameter.
             let scheme = format!("{} {}", desc, pdesc.to_lowercase());
@@ -689,7 +734,10 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             r.roles.remove(&role);
         }
         // …but an output-file parameter still writes (`get_logs(output_dir)`).
-        if r.roles.get(&Role::FileWrite).is_some_and(|(b, _)| *b != Basis::Param) {
+        if r.roles
+            .get(&Role::FileWrite)
+            .is_some_and(|(b, _)| *b != Basis::Param)
+        {
             r.roles.remove(&Role::FileWrite);
         }
     }
@@ -699,7 +747,12 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         r.roles.remove(&Role::UntrustedInput);
     }
     // Removing an association (a reaction, a link) destroys nothing, whatever the boilerplate says.
-    if detach && !r.roles.get(&Role::Destructive).is_some_and(|(b, _)| *b == Basis::Name) {
+    if detach
+        && !r
+            .roles
+            .get(&Role::Destructive)
+            .is_some_and(|(b, _)| *b == Basis::Name)
+    {
         r.roles.remove(&Role::Destructive);
     }
     r
@@ -708,7 +761,11 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
 /// The page-input token of a browser tool's name (`browser_type`, `puppeteer_fill`).
 fn page_input<'a>(toks: &'a [String], n: &NameLex) -> Option<&'a str> {
     let first = toks.first()?;
-    let ns = n.page_namespaces.iter().chain(&n.snapshot_namespaces).any(|p| p == first);
+    let ns = n
+        .page_namespaces
+        .iter()
+        .chain(&n.snapshot_namespaces)
+        .any(|p| p == first);
     if !ns {
         return None;
     }
@@ -742,10 +799,16 @@ fn caller_chosen_url(schema: &Value) -> bool {
         Some(p) => {
             // After an optional anchor and scheme, a literal host character pins the destination.
             let rest = p.trim_start_matches('^');
-            let rest = ["https?://", "https?:\\/\\/", "(https?|ftp)://", "https://", "http://"]
-                .iter()
-                .find_map(|s| rest.strip_prefix(s))
-                .unwrap_or(rest);
+            let rest = [
+                "https?://",
+                "https?:\\/\\/",
+                "(https?|ftp)://",
+                "https://",
+                "http://",
+            ]
+            .iter()
+            .find_map(|s| rest.strip_prefix(s))
+            .unwrap_or(rest);
             !rest
                 .chars()
                 .next()
@@ -972,7 +1035,10 @@ fn tool_findings(
             .tool(Some(t))
             .evidence(ev)
     };
-    // CAP-003: an annotation contradicted by what the tool does.
+    // CAP-003: annotations contradicted by what the tool does, one finding per tool.
+    let mut lies: Vec<String> = Vec::new();
+    let mut fields: Vec<String> = Vec::new();
+    let mut outright = false;
     for (key, claim, roles, says) in ANNOTATION_CLAIMS {
         if annotation(item, key) != Some(*claim) {
             continue;
@@ -996,21 +1062,30 @@ fn tool_findings(
         }
         // Confirmed when the name or a sentence states the behaviour outright; a
         // parameter's shape, or a file write alone, stays strong.
-        let outright = contra
+        outright |= contra
             .iter()
             .any(|(r, b, _)| *b != Basis::Param && *r != Role::FileWrite);
         let list: Vec<String> = contra
             .iter()
             .map(|(r, _, w)| format!("it is {} ({w})", r.as_str()))
             .collect();
+        lies.push(format!("`{key}: {claim}` ({says}) but {}", list.join("; ")));
+        fields.push(format!("annotations.{key} = {claim}"));
+    }
+    if let Some(first) = fields.first() {
+        let key = first
+            .trim_start_matches("annotations.")
+            .split(' ')
+            .next()
+            .unwrap_or("");
         let mut f = mk(
             "MTC-CAP-003",
             format!(
-                "server `{}`: tool `{t}` claims `{key}: {claim}` ({says}) but {}",
+                "server `{}`: tool `{t}` claims {}",
                 s.name,
-                list.join("; ")
+                lies.join("; and claims ")
             ),
-            format!("annotations.{key} = {claim}"),
+            fields.join(", "),
         )
         .field(format!("tools[{t}].annotations.{key}"));
         if outright {
@@ -1094,7 +1169,11 @@ fn credential_seekers(s: &ServerSurface) -> Vec<(String, String)> {
         if let Some(schema) = t.raw.get("inputSchema") {
             walk(schema, &format!("tools[{}]", t.name), 0, &mut out);
         }
-        ask(format!("tools[{}].description", t.name), t.description(), &mut out);
+        ask(
+            format!("tools[{}].description", t.name),
+            t.description(),
+            &mut out,
+        );
     }
     for p in &s.prompts {
         for a in p
@@ -1117,10 +1196,18 @@ fn credential_seekers(s: &ServerSurface) -> Vec<(String, String)> {
                 out.push((format!("prompts[{}].{n}.description", p.name), what));
             }
         }
-        ask(format!("prompts[{}].description", p.name), p.description(), &mut out);
+        ask(
+            format!("prompts[{}].description", p.name),
+            p.description(),
+            &mut out,
+        );
     }
     for r in s.resources.iter().chain(&s.resource_templates) {
-        ask(format!("resources[{}].description", r.name), r.description(), &mut out);
+        ask(
+            format!("resources[{}].description", r.name),
+            r.description(),
+            &mut out,
+        );
     }
     if let Some(i) = &s.instructions {
         ask("instructions".into(), i, &mut out);
@@ -1173,7 +1260,10 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
     } else {
         "can have the client's model write text to the user (`sampling`)"
     };
-    let list: Vec<String> = seekers.iter().map(|(w, what)| format!("{w} ({what})")).collect();
+    let list: Vec<String> = seekers
+        .iter()
+        .map(|(w, what)| format!("{w} ({what})"))
+        .collect();
     let mut f = Finding::new(
         "MTC-CAP-011",
         format!(
@@ -1191,7 +1281,10 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
     )
     .server(&s.id)
     .field(channel.clone())
-    .evidence(format!("{channel}; credential-seeking: {}", list.join(", ")));
+    .evidence(format!(
+        "{channel}; credential-seeking: {}",
+        list.join(", ")
+    ));
     if confirmed {
         f = f.confidence(crate::finding::Confidence::Confirmed);
     }
@@ -1408,7 +1501,10 @@ mod tests {
                 .map(|x| (x.severity, x.confidence))
         };
         use crate::finding::{Confidence, Severity};
-        assert_eq!(three("helper"), Some((Severity::Medium, Confidence::Strong)));
+        assert_eq!(
+            three("helper"),
+            Some((Severity::Medium, Confidence::Strong))
+        );
         assert_eq!(three("tidy"), Some((Severity::High, Confidence::Confirmed)));
         assert_eq!(three("lookup"), None);
     }

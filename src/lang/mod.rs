@@ -327,10 +327,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                     next.is_none_or(|n| n == ' ' || n == '\n' || n == '"' || n == '\'' || n == ')');
                 let abbrev = c == '.' && {
                     let before = &text[start..i];
-                    let word = before
-                        .rsplit([' ', '('])
-                        .next()
-                        .unwrap_or("");
+                    let word = before.rsplit([' ', '(']).next().unwrap_or("");
                     ABBREV.contains(&word)
                         || (word.len() == 1 && word.chars().all(char::is_alphabetic))
                 };

@@ -35,10 +35,7 @@ pub fn normalize(raw: &str) -> Normalized {
             .flat_map(char::to_lowercase)
             .map(fold_punct);
         push_collapsed(&mut out, lowered);
-        if out
-            .chars()
-            .any(|c| matches!(c as u32, 0x0370..=0x04FF))
-        {
+        if out.chars().any(|c| matches!(c as u32, 0x0370..=0x04FF)) {
             out = fold_mixed_tokens(&out);
         }
     }

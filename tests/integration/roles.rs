@@ -55,7 +55,10 @@ fn real_catalogs() -> BTreeMap<String, Value> {
 fn labels() -> BTreeMap<(String, String), BTreeSet<String>> {
     let text = std::fs::read_to_string(repo().join("bench/role-labels.tsv")).unwrap();
     let mut out = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         assert_eq!(cols.len(), 4, "bad label line: {line}");
         let roles: BTreeSet<String> = if cols[2] == "-" {
