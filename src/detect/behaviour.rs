@@ -493,22 +493,9 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                     }
                     // A bare form (`list`, `query`) is a verb only where an
                     // imperative or infinitive stands; a noun elsewhere (`message list`).
-                    // A participle (`items deleted last week`) states an action only after a
-                    // form of `be` (`files are deleted`).
-                    if form.ends_with("ed")
-                        && !matches!(
-                            pw,
-                            "is" | "are"
-                                | "be"
-                                | "been"
-                                | "being"
-                                | "was"
-                                | "were"
-                                | "get"
-                                | "gets"
-                                | "got"
-                        )
-                    {
+                    // A participle (`items deleted last week`, `files are deleted after 24
+                    // hours`) describes a state or a policy, not what the call does.
+                    if form.ends_with("ed") {
                         return false;
                     }
                     let bare =

@@ -62,6 +62,7 @@ struct NameLex {
     high_impact_phrases: Vec<String>,
     high_impact_objects: Vec<String>,
     request_tokens: Vec<String>,
+    inspect_verbs: Vec<String>,
     other_verbs: Vec<String>,
     meta_tokens: Vec<String>,
     draft_tokens: Vec<String>,
@@ -545,6 +546,7 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         let pdesc = pdesc_raw.to_lowercase();
         let ident = any_in(&pt, &n.param_id_tokens).is_some();
         if any_in(&pt, &p.command).is_some()
+            && run_has(&n.inspect_verbs).is_none()
             && unconstrained(schema)
             && (tool_ctx || (lex.exec_context.is_match(&pdesc) && !router))
             && !(pt.len() == 1 && pt[0] == "code" && !tool_ctx)
