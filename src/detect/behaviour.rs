@@ -461,8 +461,8 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 .filter(|h| kind(h) == Some(Kind::Object))
                 .filter(|h| {
                     let w = &t[h.range()];
-                    !(matches!(w, "command" | "commands")
-                        && !COMMAND_BEFORE.contains(&prev_word(t, seg.start, h.span.0 as usize).1))
+                    !matches!(w, "command" | "commands")
+                        || COMMAND_BEFORE.contains(&prev_word(t, seg.start, h.span.0 as usize).1)
                 })
                 .collect();
             // A verb-form is a verb unless a determiner or another verb comes right before it.
@@ -505,8 +505,9 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                         return false;
                     }
                     // `get download urls`: the second verb-form modifies the noun.
-                    !NOUN_BEFORE.contains(&pw)
-                        && !(pw.len() > 1 && verb_spans.iter().any(|s| s.0 as usize == pstart))
+                    let after_verb =
+                        pw.len() > 1 && verb_spans.iter().any(|s| s.0 as usize == pstart);
+                    !(NOUN_BEFORE.contains(&pw) || after_verb)
                 })
                 .copied()
                 .collect();

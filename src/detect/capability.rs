@@ -372,9 +372,9 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         let private_container = private_ctx;
         // Notes are the user's own unless they are a forge's comments.
         let ui_obj = obj(&n.untrusted_objects).filter(|(i, t)| {
-            !meta_after(*i)
-                && !(private_container && n.comment_objects.iter().any(|c| c == t))
-                && !(matches!(*t, "note" | "notes") && !forge)
+            let comment = n.comment_objects.iter().any(|c| c == t);
+            !(meta_after(*i) || (private_container && comment))
+                && (!matches!(*t, "note" | "notes") || forge)
         });
         if draft {
             // Drafts are the user's own words.
@@ -656,21 +656,20 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
             }
         }
     }
-    if let Some(u) = has_url
+    // A URL with a method or a body is an HTTP client: it sends and it reads.
+    if let (Some(u), Some(h)) = (has_url, http)
         && !mutating_name
     {
-        if let Some(h) = http {
-            r.add(
-                Role::ExternalSink,
-                Basis::Param,
-                format!("parameters `{u}` + `{h}` (an HTTP client)"),
-            );
-            r.add(
-                Role::UntrustedInput,
-                Basis::Param,
-                format!("URL parameter `{u}`"),
-            );
-        }
+        r.add(
+            Role::ExternalSink,
+            Basis::Param,
+            format!("parameters `{u}` + `{h}` (an HTTP client)"),
+        );
+        r.add(
+            Role::UntrustedInput,
+            Basis::Param,
+            format!("URL parameter `{u}`"),
+        );
     }
     // url-fetch: a caller-chosen URL that the tool requests (its name or its
     // description says it fetches, opens, loads, downloads or converts).
