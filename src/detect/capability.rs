@@ -236,18 +236,22 @@ pub fn params(item: &Item) -> Vec<(&str, &Value)> {
         .unwrap_or_default()
 }
 
+/// Whether a schema admits strings (no `type`, `string`, or a list holding it).
+fn stringy(obj: &serde_json::Map<String, Value>) -> bool {
+    match obj.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    }
+}
+
 /// A string parameter with nothing that narrows its value.
 pub fn unconstrained(schema: &Value) -> bool {
     let Some(obj) = schema.as_object() else {
         return true;
     };
-    let stringy = match obj.get("type") {
-        None => true,
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
-        _ => false,
-    };
-    stringy
+    stringy(obj)
         && !["enum", "pattern", "const", "format"]
             .iter()
             .any(|k| obj.contains_key(*k))
@@ -783,16 +787,7 @@ fn caller_chosen_url(schema: &Value) -> bool {
     let Some(obj) = schema.as_object() else {
         return true;
     };
-    if obj.contains_key("enum") || obj.contains_key("const") {
-        return false;
-    }
-    let stringy = match obj.get("type") {
-        None => true,
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(ts)) => ts.iter().any(|t| t == "string"),
-        _ => false,
-    };
-    if !stringy {
+    if obj.contains_key("enum") || obj.contains_key("const") || !stringy(obj) {
         return false;
     }
     match obj.get("pattern").and_then(Value::as_str) {

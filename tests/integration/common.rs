@@ -64,3 +64,36 @@ pub fn server<'a>(report: &'a serde_json::Value, id_suffix: &str) -> &'a serde_j
         .find(|s| s["id"].as_str().unwrap().ends_with(id_suffix))
         .unwrap_or_else(|| panic!("no server ending with {id_suffix}"))
 }
+
+/// Scan many files in one run of the binary; servers by file stem.
+pub fn scan_files(paths: &[PathBuf]) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let args: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (r, _) = scan_json(&refs);
+    r["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let id = s["id"].as_str().unwrap();
+            let stem = std::path::Path::new(id)
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (stem, s.clone())
+        })
+        .collect()
+}
+
+/// The real catalogs of the shared corpora (`real-catalogs/*.json`), sorted.
+pub fn real_catalog_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpora().join("real-catalogs"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}

@@ -11,27 +11,6 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Scan many files in one run; servers by file stem.
-fn scan_files(paths: &[PathBuf]) -> BTreeMap<String, Value> {
-    let args: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (r, _) = scan_json(&refs);
-    r["servers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            let id = s["id"].as_str().unwrap();
-            let stem = std::path::Path::new(id)
-                .file_stem()
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            (stem, s.clone())
-        })
-        .collect()
-}
-
 fn is_stage12(f: &Value) -> bool {
     let id = f["rule_id"].as_str().unwrap_or("");
     id.starts_with("MTC-UNI-") || id.starts_with("MTC-INJ-")
@@ -259,13 +238,7 @@ fn safetybench_recall_per_attack_category() {
 
 #[test]
 fn real_catalogs_stay_at_c_or_better() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpora().join("real-catalogs"))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = real_catalog_files();
     assert!(files.len() >= 30);
     let servers = scan_files(&files);
     assert_eq!(servers.len(), files.len(), "every catalog is read");

@@ -264,12 +264,17 @@ fn github_style_server_is_d_with_flow_002() {
     assert_eq!(code, 0, "a D does not fail the default gate");
 }
 
-#[test]
-fn every_annotation_lie_is_confirmed_and_grades_c_or_worse() {
-    let cases = scan_dir("fixtures/flows/annotation-lies");
-    assert!(cases.len() >= 10, "{} cases", cases.len());
+/// Scan a fixture directory where every server must raise `rule` once, confirmed,
+/// at grade C or worse; returns the cases.
+fn each_confirmed_at_c_or_worse(
+    dir: &str,
+    rule: &str,
+    min: usize,
+) -> Vec<(String, serde_json::Value)> {
+    let cases = scan_dir(dir);
+    assert!(cases.len() >= min, "{} cases", cases.len());
     for (name, s) in &cases {
-        let f = with_rule(s, "MTC-CAP-003");
+        let f = with_rule(s, rule);
         assert_eq!(f.len(), 1, "{name}: {s:#}");
         assert_eq!(f[0]["confidence"], "confirmed", "{name}: {}", f[0]);
         assert!(
@@ -278,27 +283,30 @@ fn every_annotation_lie_is_confirmed_and_grades_c_or_worse() {
             grade(s)
         );
     }
+    cases
+}
+
+/// The `field` of the one `rule` finding of the case named `name`.
+fn case_text<'a>(
+    cases: &'a [(String, serde_json::Value)],
+    name: &str,
+    rule: &str,
+    field: &str,
+) -> &'a str {
+    let s = &cases.iter().find(|(n, _)| n == name).unwrap().1;
+    with_rule(s, rule)[0][field].as_str().unwrap()
+}
+
+#[test]
+fn every_annotation_lie_is_confirmed_and_grades_c_or_worse() {
+    let cases = each_confirmed_at_c_or_worse("fixtures/flows/annotation-lies", "MTC-CAP-003", 10);
     // The lie is named: which annotation, and what the tool does instead.
-    let pay = &cases
-        .iter()
-        .find(|(n, _)| n == "pay-vendor.json")
-        .unwrap()
-        .1;
-    let m = with_rule(pay, "MTC-CAP-003")[0]["message"]
-        .as_str()
-        .unwrap();
+    let m = case_text(&cases, "pay-vendor.json", "MTC-CAP-003", "message");
     assert!(
         m.contains("readOnlyHint: true") && m.contains("high-impact"),
         "{m}"
     );
-    let cleanup = &cases
-        .iter()
-        .find(|(n, _)| n == "cleanup-cache.json")
-        .unwrap()
-        .1;
-    let m = with_rule(cleanup, "MTC-CAP-003")[0]["message"]
-        .as_str()
-        .unwrap();
+    let m = case_text(&cases, "cleanup-cache.json", "MTC-CAP-003", "message");
     assert!(
         m.contains("readOnlyHint: true") && m.contains("destructiveHint: false"),
         "{m}"
@@ -307,23 +315,11 @@ fn every_annotation_lie_is_confirmed_and_grades_c_or_worse() {
 
 #[test]
 fn every_credential_seeking_elicitation_grades_c_or_worse() {
-    let cases = scan_dir("fixtures/flows/elicitation");
-    assert!(cases.len() >= 4, "{} cases", cases.len());
+    let cases = each_confirmed_at_c_or_worse("fixtures/flows/elicitation", "MTC-CAP-011", 4);
     for (name, s) in &cases {
-        let f = with_rule(s, "MTC-CAP-011");
-        assert_eq!(f.len(), 1, "{name}: {s:#}");
-        assert_eq!(f[0]["confidence"], "confirmed", "{name}: {}", f[0]);
         assert!(with_rule(s, "MTC-CAP-010").is_empty(), "{name}");
-        assert!(
-            matches!(grade(s), "C" | "D" | "F"),
-            "{name} grades {}",
-            grade(s)
-        );
     }
-    let bank = &cases.iter().find(|(n, _)| n == "banking.json").unwrap().1;
-    let ev = with_rule(bank, "MTC-CAP-011")[0]["evidence"]
-        .as_str()
-        .unwrap();
+    let ev = case_text(&cases, "banking.json", "MTC-CAP-011", "evidence");
     assert!(
         ev.contains("sms code") && ev.contains("tools[verify_account].description"),
         "{ev}"

@@ -7,7 +7,6 @@
 use crate::common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 const ROLES: [&str; 8] = [
     "untrusted-input",
@@ -22,31 +21,9 @@ const ROLES: [&str; 8] = [
 
 /// Every real catalog scanned in one run of the binary: servers by file stem.
 fn real_catalogs() -> BTreeMap<String, Value> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpora().join("real-catalogs"))
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = real_catalog_files();
     assert!(files.len() >= 35, "{} catalogs", files.len());
-    let args: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (r, _) = scan_json(&refs);
-    let servers: BTreeMap<String, Value> = r["servers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            let id = s["id"].as_str().unwrap();
-            let stem = std::path::Path::new(id)
-                .file_stem()
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            (stem, s.clone())
-        })
-        .collect();
+    let servers = scan_files(&files);
     assert_eq!(servers.len(), files.len(), "every catalog is read");
     servers
 }
