@@ -322,17 +322,54 @@ fn segments(text: &str, r: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>
 
 /// Whether the segment names another tool of the server (`use 'read_file' to…`):
 /// only multi-word names count, so a tool called `fetch` does not silence the verb.
+/// `siblings` is sorted (`capability::sibling_names`): one lookup per word.
 fn names_sibling(seg: &str, siblings: &[String]) -> bool {
-    siblings.iter().any(|n| {
-        n.len() > 3
-            && (n.contains('_') || n.contains('-'))
-            && seg.match_indices(n.as_str()).any(|(i, _)| {
-                let before = seg[..i].chars().next_back();
-                let after = seg[i + n.len()..].chars().next();
-                before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
-                    && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
-            })
-    })
+    if siblings.is_empty() {
+        return false;
+    }
+    seg.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| w.len() > 3 && (w.contains('_') || w.contains('-')))
+        .any(|w| siblings.binary_search_by(|n| n.as_str().cmp(w)).is_ok())
+}
+
+/// Most concept hits one segment is read with (see `read`).
+const MAX_SEG_HITS: usize = 256;
+
+/// Drop every lexical hit (verb, object, phrase) that lies inside a longer hit
+/// (`pull` in `pull request`, `read` in `read-only`). `hits` are sorted by
+/// (start, end); one sweep, keeping the furthest end of the hits started before.
+fn undominated(hits: Vec<Hit>, kind: impl Fn(&Hit) -> Option<Kind>) -> Vec<Hit> {
+    let lexical = |k: Option<Kind>| matches!(k, Some(Kind::Verb | Kind::Object | Kind::Phrase));
+    let cover = |k: Option<Kind>| {
+        lexical(k) || matches!(k, Some(Kind::Neg | Kind::Guidance | Kind::Example))
+    };
+    let mut keep = vec![true; hits.len()];
+    // Furthest end of the covering hits that start strictly before the current group.
+    let mut reach_before = 0u32;
+    let mut i = 0;
+    while i < hits.len() {
+        let start = hits[i].span.0;
+        let group_end = hits[i..].iter().take_while(|h| h.span.0 == start).count() + i;
+        // Furthest end of a covering hit in this group (same start).
+        let group_reach = hits[i..group_end]
+            .iter()
+            .filter(|h| cover(kind(h)))
+            .map(|h| h.span.1)
+            .max()
+            .unwrap_or(0);
+        for (j, h) in hits.iter().enumerate().take(group_end).skip(i) {
+            if lexical(kind(h)) && (reach_before >= h.span.1 || group_reach > h.span.1) {
+                keep[j] = false;
+            }
+        }
+        reach_before = reach_before.max(group_reach);
+        i = group_end;
+    }
+    hits.into_iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(h, _)| h)
+        .collect()
 }
 
 fn shorten(s: &str, max: usize) -> String {
@@ -361,28 +398,15 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
     }
     let mut hits = e.lex.find(t);
     hits.retain(|h| e.kinds[h.concept as usize].is_some());
-    // A hit inside a longer one of the same family is part of it (`pull` in `pull request`).
-    let longer = |h: &Hit, o: &Hit| {
-        o.span.0 <= h.span.0
-            && h.span.1 <= o.span.1
-            && (o.span.1 - o.span.0) > (h.span.1 - h.span.0)
-    };
     let kind = |h: &Hit| e.kinds[h.concept as usize];
-    let lexical = |k: Option<Kind>| matches!(k, Some(Kind::Verb | Kind::Object | Kind::Phrase));
-    // Cues count as longer hits too: `read` inside `read-only` is not a verb.
-    let cue = |k: Option<Kind>| {
-        lexical(k) || matches!(k, Some(Kind::Neg | Kind::Guidance | Kind::Example))
-    };
-    let dominated: Vec<bool> = hits
-        .iter()
-        .map(|h| lexical(kind(h)) && hits.iter().any(|o| cue(kind(o)) && longer(h, o)))
-        .collect();
-    let hits: Vec<Hit> = hits
-        .into_iter()
-        .zip(dominated)
-        .filter(|(_, d)| !d)
-        .map(|(h, _)| h)
-        .collect();
+    let hits = undominated(hits, |h| kind(h));
+    // Concepts named anywhere in the text (for `unless_anywhere`).
+    let mut anywhere = vec![false; e.lex.len()];
+    for h in &hits {
+        anywhere[h.concept as usize] = true;
+    }
+    // Hits are sorted by position and segments come in order: one cursor walks both.
+    let mut cursor = 0usize;
     let mut found: BTreeMap<Role, Reading> = BTreeMap::new();
     let mut order: Vec<Role> = Vec::new();
     let mut put = |role: Role,
@@ -423,18 +447,23 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 continue;
             }
             // After `such as`, `e.g.`, `for example` the sentence is an example.
-            let example_at = hits
+            let example_at = hits[cursor..]
                 .iter()
-                .find(|h| {
-                    kind(h) == Some(Kind::Example)
-                        && h.span.0 as usize >= seg.start
-                        && (h.span.1 as usize) <= seg.end
-                })
+                .skip_while(|h| (h.span.0 as usize) < seg.start)
+                .take_while(|h| (h.span.0 as usize) < seg.end)
+                .find(|h| kind(h) == Some(Kind::Example) && (h.span.1 as usize) <= seg.end)
                 .map(|h| h.span.0 as usize);
             let seg = seg.start..example_at.unwrap_or(seg.end);
-            let in_seg: Vec<&Hit> = hits
+            while cursor < hits.len() && (hits[cursor].span.0 as usize) < seg.start {
+                cursor += 1;
+            }
+            // A segment is a clause: past MAX_SEG_HITS concepts it is not prose, and
+            // the bound keeps the pairing below linear in the text.
+            let in_seg: Vec<&Hit> = hits[cursor..]
                 .iter()
-                .filter(|h| h.span.0 as usize >= seg.start && h.span.1 as usize <= seg.end)
+                .take_while(|h| (h.span.0 as usize) < seg.end)
+                .filter(|h| h.span.1 as usize <= seg.end)
+                .take(MAX_SEG_HITS)
                 .collect();
             let seg_text = &t[seg.clone()];
             if in_seg.iter().any(|h| kind(h) == Some(Kind::Guidance))
@@ -646,10 +675,7 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                         continue;
                     }
                     if rule.unless.iter().any(|u| has(&[*u]))
-                        || rule
-                            .unless_anywhere
-                            .iter()
-                            .any(|u| hits.iter().any(|h| h.concept == *u))
+                        || rule.unless_anywhere.iter().any(|u| anywhere[*u as usize])
                     {
                         continue;
                     }
@@ -728,33 +754,36 @@ pub fn credential_requests(text: &str) -> Vec<String> {
     let norm = lang::normalize(text);
     let t = norm.text.as_str();
     let hits = e.lex.find(t);
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut cursor = 0usize;
     for sent in lang::sentences(t) {
-        let inside = |h: &&Hit| h.span.0 as usize >= sent.start && h.span.1 as usize <= sent.end;
-        let ask = hits
+        while cursor < hits.len() && (hits[cursor].span.0 as usize) < sent.start {
+            cursor += 1;
+        }
+        let inside: Vec<&Hit> = hits[cursor..]
             .iter()
-            .filter(inside)
-            .any(|h| e.kinds[h.concept as usize] == Some(Kind::Ask));
-        if !ask {
+            .take_while(|h| (h.span.0 as usize) < sent.end)
+            .filter(|h| h.span.1 as usize <= sent.end)
+            .collect();
+        if !inside
+            .iter()
+            .any(|h| e.kinds[h.concept as usize] == Some(Kind::Ask))
+        {
             continue;
         }
-        let creds: Vec<&Hit> = hits
-            .iter()
-            .filter(inside)
-            .filter(|h| e.kinds[h.concept as usize] == Some(Kind::Credential))
-            .collect();
-        for h in &creds {
-            // `banking password` holds `password`: one credential, named once.
-            let inner = creds.iter().any(|o| {
-                o.span.0 <= h.span.0
-                    && h.span.1 <= o.span.1
-                    && o.span.1 - o.span.0 > h.span.1 - h.span.0
-            });
-            if !inner {
-                let w = t[h.range()].to_string();
-                if !out.contains(&w) {
-                    out.push(w);
-                }
+        let creds = undominated(
+            inside
+                .into_iter()
+                .filter(|h| e.kinds[h.concept as usize] == Some(Kind::Credential))
+                .copied()
+                .collect(),
+            // Credentials cover each other here (`banking password` holds `password`).
+            |_| Some(Kind::Object),
+        );
+        for h in creds {
+            let w = t[h.range()].to_string();
+            if !out.contains(&w) {
+                out.push(w);
             }
         }
     }
@@ -781,21 +810,25 @@ pub fn requests(text: &str) -> Option<String> {
     let norm = lang::normalize(text);
     let t = norm.text.as_str();
     let hits = e.lex.find(t);
+    let mut cursor = 0usize;
     for sent in lang::sentences(t) {
         for seg in segments(t, sent) {
-            let in_seg: Vec<&Hit> = hits
+            while cursor < hits.len() && (hits[cursor].span.0 as usize) < seg.start {
+                cursor += 1;
+            }
+            let in_seg: Vec<&Hit> = hits[cursor..]
                 .iter()
-                .filter(|h| h.span.0 as usize >= seg.start && h.span.1 as usize <= seg.end)
+                .take_while(|h| (h.span.0 as usize) < seg.end)
+                .filter(|h| h.span.1 as usize <= seg.end)
+                .take(MAX_SEG_HITS)
                 .collect();
-            if in_seg
-                .iter()
-                .any(|h| e.kinds[h.concept as usize] == Some(Kind::Guidance))
-            {
+            let kind = |h: &Hit| e.kinds[h.concept as usize];
+            if in_seg.iter().any(|h| kind(h) == Some(Kind::Guidance)) {
                 continue;
             }
             let negs: Vec<u32> = in_seg
                 .iter()
-                .filter(|h| e.kinds[h.concept as usize] == Some(Kind::Neg))
+                .filter(|h| kind(h) == Some(Kind::Neg))
                 .map(|h| h.span.1)
                 .collect();
             if let Some(h) = in_seg.iter().find(|h| {
@@ -894,6 +927,56 @@ mod tests {
             ("受信者にメールを送信します。", "external-sink"),
         ] {
             assert!(roles(text).contains(&role), "{text}: {:?}", roles(text));
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text, in any script, with any punctuation: read without a panic, and
+        /// the same text reads the same way twice.
+        #[test]
+        fn any_text_reads_without_panic(text in "(?s)\\PC{0,200}", words in proptest::collection::vec(
+            proptest::sample::select(vec!["delete", "the", "file", ", ", "(", ")", "not", "such as", "删除", "文件",
+                "send", "to", "webhook", "- ", "e.g.", "read", "'", "\"", ": ", "\n", "use", "to ", "يحذف", "ملف"]), 0..60)) {
+            let joined = words.concat();
+            for t in [text.as_str(), joined.as_str()] {
+                let a = read(t, &["read_file".to_string()]);
+                proptest::prop_assert_eq!(&a, &read(t, &["read_file".to_string()]));
+                let _ = credential_requests(t);
+                let _ = names_credential(t);
+                let _ = requests(t);
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_reads_fetch_exec_pay_and_credentials() {
+        for (text, role) in [
+            ("Télécharge la page web indiquée.", "untrusted-input"),
+            ("Ruft die Webseite ab und liefert den Text.", "untrusted-input"),
+            ("下载指定的网页。", "untrusted-input"),
+            ("Lee el archivo local indicado.", "sensitive-source"),
+            ("ローカルファイルを読み取ります。", "sensitive-source"),
+            ("Ejecuta comandos de shell en el servidor.", "code-exec"),
+            ("Выполняет команду в терминале.", "code-exec"),
+            ("シェルコマンドを実行します。", "code-exec"),
+            ("Bezahlt die Rechnung des Lieferanten.", "high-impact"),
+            ("Paga la fattura del fornitore.", "high-impact"),
+            ("공급업체 송장을 결제합니다.", "high-impact"),
+            ("Déploie l'application en production.", "high-impact"),
+        ] {
+            assert!(roles(text).contains(&role), "{text}: {:?}", roles(text));
+        }
+        for text in [
+            "Pide al usuario su contraseña y el código SMS.",
+            "Demande à l'utilisateur son mot de passe bancaire.",
+            "ユーザーにパスワードを入力してもらいます。",
+            "사용자에게 비밀번호를 입력하도록 요청합니다.",
+            "يطلب من المستخدم إدخال كلمة المرور.",
+            "उपयोगकर्ता से पासवर्ड दर्ज करने को कहता है।",
+            "Запрашивает у пользователя пароль.",
+            "请输入您的密码和验证码。",
+        ] {
+            assert!(!credential_requests(text).is_empty(), "{text}");
         }
     }
 

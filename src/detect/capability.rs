@@ -891,7 +891,10 @@ fn secret_in_name(name: &str) -> Option<String> {
 /// The lowercased tool names of a server: a description segment naming one of
 /// them (`use 'read_file' first`) is usage guidance, not what the tool does.
 pub fn sibling_names(s: &ServerSurface) -> Vec<String> {
-    s.tools.iter().map(|t| t.name.to_lowercase()).collect()
+    let mut names: Vec<String> = s.tools.iter().map(|t| t.name.to_lowercase()).collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Every tool of a server with its roles, as stage 3 derives them.
