@@ -952,7 +952,10 @@ mod tests {
     fn every_language_reads_fetch_exec_pay_and_credentials() {
         for (text, role) in [
             ("Télécharge la page web indiquée.", "untrusted-input"),
-            ("Ruft die Webseite ab und liefert den Text.", "untrusted-input"),
+            (
+                "Ruft die Webseite ab und liefert den Text.",
+                "untrusted-input",
+            ),
             ("下载指定的网页。", "untrusted-input"),
             ("Lee el archivo local indicado.", "sensitive-source"),
             ("ローカルファイルを読み取ります。", "sensitive-source"),
