@@ -14,6 +14,7 @@ use super::capability::role_from_str;
 use crate::lang::{self, ConceptId, Hit, Lang, Lexicon};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// What a concept is for, from its name's prefix in the data file.
@@ -279,7 +280,7 @@ fn after_word(text: &str, from: usize, at: usize, word: &str) -> bool {
 }
 
 /// Segment boundaries inside a sentence: `, ` `: ` `; ` `(` `)` `[` `]` ` - ` and line breaks.
-fn segments(text: &str, r: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
+fn segments(text: &str, r: Range<usize>) -> Vec<Range<usize>> {
     let s = &text[r.clone()];
     let b = s.as_bytes();
     let mut out = Vec::new();
@@ -332,8 +333,33 @@ fn names_sibling(seg: &str, siblings: &[String]) -> bool {
         .any(|w| siblings.binary_search_by(|n| n.as_str().cmp(w)).is_ok())
 }
 
-/// Most concept hits one segment is read with (see `read`).
+/// Most concept hits one segment is read with: a segment is a clause, past this
+/// many concepts it is not prose, and the bound keeps the pairing linear in the text.
 const MAX_SEG_HITS: usize = 256;
+
+/// Where the negation cues of a segment end: a verb after one is negated.
+fn neg_ends(in_seg: &[&Hit]) -> Vec<u32> {
+    let e = engine();
+    in_seg
+        .iter()
+        .filter(|h| e.kinds[h.concept as usize] == Some(Kind::Neg))
+        .map(|h| h.span.1)
+        .collect()
+}
+
+/// The hits lying inside `range`. `hits` are sorted by position and ranges come
+/// in order, so `cursor` only moves forward: one walk over the text in all.
+fn hits_within<'a>(hits: &'a [Hit], cursor: &mut usize, range: &Range<usize>) -> Vec<&'a Hit> {
+    while *cursor < hits.len() && (hits[*cursor].span.0 as usize) < range.start {
+        *cursor += 1;
+    }
+    hits[*cursor..]
+        .iter()
+        .take_while(|h| (h.span.0 as usize) < range.end)
+        .filter(|h| h.span.1 as usize <= range.end)
+        .take(MAX_SEG_HITS)
+        .collect()
+}
 
 /// Drop every lexical hit (verb, object, phrase) that lies inside a longer hit
 /// (`pull` in `pull request`, `read` in `read-only`). `hits` are sorted by
@@ -454,17 +480,7 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 .find(|h| kind(h) == Some(Kind::Example) && (h.span.1 as usize) <= seg.end)
                 .map(|h| h.span.0 as usize);
             let seg = seg.start..example_at.unwrap_or(seg.end);
-            while cursor < hits.len() && (hits[cursor].span.0 as usize) < seg.start {
-                cursor += 1;
-            }
-            // A segment is a clause: past MAX_SEG_HITS concepts it is not prose, and
-            // the bound keeps the pairing below linear in the text.
-            let in_seg: Vec<&Hit> = hits[cursor..]
-                .iter()
-                .take_while(|h| (h.span.0 as usize) < seg.end)
-                .filter(|h| h.span.1 as usize <= seg.end)
-                .take(MAX_SEG_HITS)
-                .collect();
+            let in_seg = hits_within(&hits, &mut cursor, &seg);
             let seg_text = &t[seg.clone()];
             if in_seg.iter().any(|h| kind(h) == Some(Kind::Guidance))
                 || names_sibling(seg_text, siblings)
@@ -473,11 +489,7 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                 last_paired.clear();
                 continue;
             }
-            let negs: Vec<u32> = in_seg
-                .iter()
-                .filter(|h| kind(h) == Some(Kind::Neg))
-                .map(|h| h.span.1)
-                .collect();
+            let negs = neg_ends(&in_seg);
             let negated = |h: &Hit| negs.iter().any(|&n| n <= h.span.0);
             let negs_start: Vec<u32> = in_seg
                 .iter()
@@ -757,14 +769,7 @@ pub fn credential_requests(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cursor = 0usize;
     for sent in lang::sentences(t) {
-        while cursor < hits.len() && (hits[cursor].span.0 as usize) < sent.start {
-            cursor += 1;
-        }
-        let inside: Vec<&Hit> = hits[cursor..]
-            .iter()
-            .take_while(|h| (h.span.0 as usize) < sent.end)
-            .filter(|h| h.span.1 as usize <= sent.end)
-            .collect();
+        let inside = hits_within(&hits, &mut cursor, &sent);
         if !inside
             .iter()
             .any(|h| e.kinds[h.concept as usize] == Some(Kind::Ask))
@@ -813,24 +818,12 @@ pub fn requests(text: &str) -> Option<String> {
     let mut cursor = 0usize;
     for sent in lang::sentences(t) {
         for seg in segments(t, sent) {
-            while cursor < hits.len() && (hits[cursor].span.0 as usize) < seg.start {
-                cursor += 1;
-            }
-            let in_seg: Vec<&Hit> = hits[cursor..]
-                .iter()
-                .take_while(|h| (h.span.0 as usize) < seg.end)
-                .filter(|h| h.span.1 as usize <= seg.end)
-                .take(MAX_SEG_HITS)
-                .collect();
+            let in_seg = hits_within(&hits, &mut cursor, &seg);
             let kind = |h: &Hit| e.kinds[h.concept as usize];
             if in_seg.iter().any(|h| kind(h) == Some(Kind::Guidance)) {
                 continue;
             }
-            let negs: Vec<u32> = in_seg
-                .iter()
-                .filter(|h| kind(h) == Some(Kind::Neg))
-                .map(|h| h.span.1)
-                .collect();
+            let negs = neg_ends(&in_seg);
             if let Some(h) = in_seg.iter().find(|h| {
                 h.concept == fetch
                     && !negs.iter().any(|&n| n <= h.span.0)
