@@ -4,6 +4,7 @@
 //! [`InputError`] in the report and the rest goes on.
 
 pub mod configs;
+pub mod confine;
 pub mod installed;
 pub mod live;
 pub mod manifest;
