@@ -159,11 +159,18 @@ impl Lockfile {
     ) -> Result<Lockfile, InputError> {
         let text = parse::read_text(file, display, max_bytes)?;
         let mut lock = Lockfile::parse_with(&text, display, keep_raw)?;
-        lock.missing_files = lock
-            .entries
-            .keys()
-            .map(|id| id_file(id).to_string())
-            .filter(|f| !root.join(f).exists())
+        // Entry ids name files; they are looked up only inside the root (an
+        // absolute id, a `..` or a symlink out counts as missing, unread).
+        let ws = crate::acquire::confine::Workspace::new(root).ok();
+        let files: BTreeSet<&str> = lock.entries.keys().map(|id| id_file(id)).collect();
+        lock.missing_files = files
+            .into_iter()
+            .filter(|f| {
+                !ws.as_ref()
+                    .and_then(|ws| ws.resolve(f).ok())
+                    .is_some_and(|(p, _)| p.exists())
+            })
+            .map(str::to_string)
             .collect();
         Ok(lock)
     }
@@ -398,6 +405,14 @@ fn parse_entry(
             Some(_) => Err(format!("`{k}` must be a string")),
         }
     };
+    let package = package.map(|mut p| {
+        p.name = crate::text::redact_command(&p.name);
+        p.spec = crate::text::redact_command(&p.spec);
+        p
+    });
+    // A lockfile written before launch lines were redacted may hold a secret:
+    // it is never kept in memory nor written back (see `migrate_redaction`).
+    let redacted_spawn = crate::canonical::redact_spawn(&spawn);
     let mut snapshot = Snapshot {
         transport,
         spawn,
@@ -458,13 +473,35 @@ fn parse_entry(
         item_locations.insert(list, locs);
     }
     let (line, column) = doc.pos(ptr).unwrap_or((1, 1));
+    let mut raw = keep_raw.then_some(raw);
+    let mut digest = digest;
+    if redacted_spawn != snapshot.spawn {
+        digest = migrate_redaction(&mut snapshot, redacted_spawn, digest);
+        raw = None;
+    }
     Ok(Entry {
         digest,
         snapshot,
         location: Location::new(display, line, column),
         item_locations,
-        raw: keep_raw.then_some(raw),
+        raw,
     })
+}
+
+/// An entry whose launch line held a secret (written before redaction):
+/// the snapshot takes the redacted launch line. When the stored digest was the
+/// digest of the entry as written (nothing else changed), it becomes the digest
+/// of the redacted form, so the server still compares equal and no drift is
+/// reported; otherwise it is kept and the difference shows as drift. Either
+/// way the raw entry is dropped, so `lock` rewrites it without the secret.
+fn migrate_redaction(snapshot: &mut Snapshot, redacted: Value, stored: String) -> String {
+    let was_consistent = snapshot.digest() == stored;
+    snapshot.spawn = redacted;
+    if was_consistent {
+        snapshot.digest()
+    } else {
+        stored
+    }
 }
 
 /// Whether a surface's catalog was actually read (so it can be pinned).

@@ -58,6 +58,12 @@ fn normal(rel: &str) -> Result<Vec<String>, PathError> {
     Ok(parts)
 }
 
+/// A repository-relative path in its normal form (`a/b.json`), without
+/// looking at the file system: absolute paths and `..` are refused.
+pub fn normalize(rel: &str) -> Result<String, PathError> {
+    normal(rel).map(|p| p.join("/"))
+}
+
 impl Workspace {
     /// The workspace at `root` (which must exist).
     pub fn new(root: &Path) -> Result<Workspace, PathError> {

@@ -376,12 +376,10 @@ fn remote_code(whole: &[String], out: &mut Vec<LaunchRisk>) {
                 if let Some(k) = rest
                     .iter()
                     .position(|a| matches!(a.as_str(), "run" | "install" | "x"))
+                    && let Some(a) = rest[k + 1..].iter().find(|a| !a.starts_with('-'))
+                    && (a.starts_with("https://") || a.starts_with("http://"))
                 {
-                    if let Some(a) = rest[k + 1..].iter().find(|a| !a.starts_with('-')) {
-                        if a.starts_with("https://") || a.starts_with("http://") {
-                            push(a);
-                        }
-                    }
+                    push(a);
                 }
             }
             _ => {}

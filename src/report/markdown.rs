@@ -70,10 +70,12 @@ pub fn escape_cut(s: &str, max: usize) -> String {
 /// closed early. Invisible characters are shown as `<U+XXXX>`. Place it at the
 /// start of a line at the top level (not inside a list item).
 pub fn escape_block(s: &str) -> String {
+    // Lines inside the fence are raw: made visible, and log-safe (the report
+    // also reaches runner logs when printed to stdout).
     let lines: Vec<String> = s
         .replace("\r\n", "\n")
         .split('\n')
-        .map(crate::text::visible)
+        .map(|l| crate::text::log_line(&crate::text::visible(l)).into_owned())
         .collect();
     let mut longest = 0;
     for l in &lines {

@@ -451,8 +451,11 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
             .version(json!("2.1.0"))
             .runs(vec![run])
             .build();
-        let mut text = serde_json::to_string_pretty(&log)
-            .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
+        // Log-safe (no `##[` from scanned text), decoding to the same values.
+        let mut text = crate::text::log_json(
+            serde_json::to_string_pretty(&log)
+                .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}")),
+        );
         text.push('\n');
         if text.len() <= limits.max_bytes || keep == 0 {
             return text;

@@ -87,10 +87,11 @@ impl Fake {
             .map(|(i, _, b)| (*i, b.clone()))
             .collect()
     }
+    /// Requests that change something (the GraphQL `viewer` query is a read).
     fn writes(&self) -> Vec<Req> {
         self.requests()
             .into_iter()
-            .filter(|r| r.method != "GET")
+            .filter(|r| r.method != "GET" && r.path != "/graphql")
             .collect()
     }
 }
@@ -149,10 +150,14 @@ fn handle(conn: TcpStream, st: &Mutex<State>, base: &str) -> std::io::Result<()>
     reader.read_exact(&mut body)?;
     let body = String::from_utf8_lossy(&body).into_owned();
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    let path = path
-        .strip_prefix("/api/v3")
-        .unwrap_or("/not-under-the-base-path")
-        .to_string();
+    // GraphQL lives at /api/graphql on GHES, beside the REST base /api/v3.
+    let path = if path == "/api/graphql" {
+        "/graphql".to_string()
+    } else {
+        path.strip_prefix("/api/v3")
+            .unwrap_or("/not-under-the-base-path")
+            .to_string()
+    };
     let page: usize = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("page="))
@@ -794,7 +799,7 @@ fn live_on_a_pull_request_is_refused_unless_forced() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("refused on pull_request"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("refused on `pull_request` events"));
     assert!(api.requests().is_empty());
     // On a trusted event live acquisition runs, sandboxed: a command outside the
     // allowlist is never spawned, and the failure is reported, not hidden.
