@@ -758,6 +758,9 @@ fn print_summary(
             crate::text::visible(&s.surface.id)
         ));
     }
+    for n in &scope.notes {
+        say(&format!("note: {}", crate::text::visible(n)));
+    }
     for (path, why) in &r.skipped {
         if why.starts_with("not read:") {
             say(&format!(

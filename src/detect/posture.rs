@@ -587,7 +587,29 @@ fn launch(s: &ServerSurface, command: &str, args: &[String], out: &mut Vec<Findi
             .field("transport.args".to_string())
             .evidence(ev)
     };
-    for r in launch_risks(command, args) {
+    // One stdio-RCE finding per launch line: inline code first, else the download.
+    let mut risks = launch_risks(command, args);
+    if let Some(first) = risks.iter().position(|r| {
+        matches!(
+            r,
+            LaunchRisk::InlineCode { .. } | LaunchRisk::DownloadAndRun { .. }
+        )
+    }) {
+        let keep = risks
+            .iter()
+            .position(|r| matches!(r, LaunchRisk::InlineCode { .. }))
+            .unwrap_or(first);
+        let mut i = 0;
+        risks.retain(|r| {
+            let code = matches!(
+                r,
+                LaunchRisk::InlineCode { .. } | LaunchRisk::DownloadAndRun { .. }
+            );
+            i += 1;
+            !code || i - 1 == keep
+        });
+    }
+    for r in risks {
         match r {
             LaunchRisk::InlineCode { how, code } => {
                 runs_code = true;
