@@ -400,13 +400,14 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
         occurrence.insert(c.order, *n);
         *n += 1;
     }
-    let results: Vec<sarif::Result> = candidates
+    // Only results that can be kept are built (a 60,000-server scan has
+    // 150,000 candidates and keeps 25,000): building them all was most of the run.
+    let total = candidates.len();
+    let mut keep = total.min(limits.max_results);
+    let mut results: Vec<sarif::Result> = candidates[..keep]
         .iter()
         .map(|c| result(c, &rule_index, occurrence[&c.order]))
         .collect();
-
-    let total = results.len();
-    let mut keep = total.min(limits.max_results);
     let driver = sarif::ToolComponent::builder()
         .name("mcptrustchecker")
         .full_name(format!("MCP Trust Checker {}", crate::VERSION))
@@ -443,10 +444,10 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
             .automation_details(sarif::RunAutomationDetails::builder().id(CATEGORY).build())
             .column_kind(json!("unicodeCodePoints"))
             .invocations(vec![invocation])
-            .results(results[..keep].to_vec())
+            .results(std::mem::take(&mut results))
             .properties(run_props.clone())
             .build();
-        let log = sarif::Sarif::builder()
+        let mut log = sarif::Sarif::builder()
             .schema(SCHEMA_URI)
             .version(json!("2.1.0"))
             .runs(vec![run])
@@ -460,9 +461,16 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
         if text.len() <= limits.max_bytes || keep == 0 {
             return text;
         }
-        // Shrink proportionally (with a margin), then by at least one result.
+        // Shrink proportionally (with a margin), then by at least one result;
+        // the results move back out of the log instead of being rebuilt.
         let scaled = (keep as f64 * limits.max_bytes as f64 / text.len() as f64 * 0.95) as usize;
         keep = scaled.min(keep - 1);
+        results = log
+            .runs
+            .first_mut()
+            .and_then(|run| run.results.take())
+            .unwrap_or_default();
+        results.truncate(keep);
     }
 }
 
