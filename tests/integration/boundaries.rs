@@ -739,3 +739,79 @@ fn another_bots_comment_is_never_adopted() {
         "the second run updates the app's own comment"
     );
 }
+
+// ------------------------------------------------------------------ hole 7
+
+/// A config of `n` servers with long names, half of them outside the
+/// allowlist: the SARIF report passes GitHub's 10 MB cap at a few thousand.
+fn big_config(dir: &Path, n: usize) {
+    let mut servers = serde_json::Map::new();
+    for i in 0..n {
+        let key = format!("srv{i}-{}", "k".repeat(1500));
+        let entry = if i % 2 == 0 {
+            json!({"command": "npx", "args": ["-y", format!("pkg-{i}@1.0.0")]})
+        } else {
+            json!({"command": format!("/opt/bin/server-{i}")})
+        };
+        servers.insert(key, entry);
+    }
+    write(
+        dir,
+        ".cursor/mcp.json",
+        &json!({"mcpServers": servers}).to_string(),
+    );
+    git(dir, &["init", "-q"]);
+}
+
+/// CPU seconds (user + system, all threads) of the cheaper of two `ci` runs
+/// on a workspace of `n` servers. CPU time, not wall time: other work on the
+/// machine barely moves it. Read from the shell that waited for the run
+/// (`cutime` + `cstime` of `/proc/$$/stat`).
+fn ci_cpu_seconds(n: usize) -> f64 {
+    let d = tempfile::tempdir().unwrap();
+    big_config(d.path(), n);
+    let bin = assert_cmd::cargo::cargo_bin("mcptrustchecker");
+    (0..2)
+        .map(|_| {
+            let mut cmd = std::process::Command::new("sh");
+            cmd.arg("-c")
+                .arg(r#""$0" ci --workspace . >/dev/null 2>&1; echo "exit $?"; cat /proc/$$/stat"#)
+                .arg(&bin)
+                .current_dir(d.path())
+                .env("INPUT_COMMENT", "false");
+            for (k, _) in std::env::vars() {
+                if k.starts_with("GITHUB_")
+                    || k.starts_with("INPUT_")
+                    || k.starts_with("RUNNER_")
+                    || k == "CI"
+                {
+                    cmd.env_remove(k);
+                }
+            }
+            let out = cmd.output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            assert!(!text.contains("exit 2"), "{text}");
+            let stat = &text[text.rfind(')').unwrap() + 2..];
+            let f: Vec<f64> = stat
+                .split_whitespace()
+                .map(|x| x.parse().unwrap_or(0.0))
+                .collect();
+            (f[13] + f[14]) / 100.0
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Before: the SARIF byte budget re-serialised the whole log at every shrink
+/// step (and built every candidate result first), so four times the servers
+/// cost about eight times the CPU here (release build, 15,000 → 60,000
+/// servers: 0.9 s → 7.6 s). Now the cost grows linearly (about 4x for 4x).
+#[test]
+fn ci_cost_grows_no_faster_than_the_input() {
+    let small = ci_cpu_seconds(1500);
+    let large = ci_cpu_seconds(6000);
+    assert!(
+        large < 6.0 * small,
+        "4x the servers took {:.1}x the CPU ({small:.2} s -> {large:.2} s)",
+        large / small
+    );
+}
