@@ -719,6 +719,63 @@ mod tests {
         assert_eq!(again.entries["a/mcp.json#x"].snapshot, f.snapshot);
     }
 
+    /// A lockfile written before launch lines were redacted (raw token in
+    /// `source.args`, digest over the raw form) still compares equal to the
+    /// surface, and is rewritten without the secret; one without a secret is
+    /// byte for byte what it was.
+    #[test]
+    fn old_entries_with_a_secret_migrate_and_clean_ones_do_not_move() {
+        let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let mut s = surface("a/mcp.json#x", &[("t", "d")]);
+        s.transport = crate::surface::Transport::Stdio {
+            command: "npx".into(),
+            args: vec![
+                "-y".into(),
+                "pkg@1.0.0".into(),
+                "--token".into(),
+                secret.into(),
+            ],
+            env_names: vec![],
+            cwd: None,
+        };
+        // The entry as the old writer made it: raw spawn, digest over it.
+        let mut raw = Snapshot::of(&s);
+        raw.spawn = json!({"command": "npx", "args": ["-y", "pkg@1.0.0", "--token", secret]});
+        let old_digest = raw.digest();
+        let mut lock = Lockfile::empty("l");
+        lock.entries.insert(
+            s.id.clone(),
+            Entry {
+                digest: old_digest.clone(),
+                raw: Some(entry_json(&old_digest, &raw)),
+                ..Entry::from_snapshot(raw.clone())
+            },
+        );
+        let old_text = lock.to_text();
+        assert!(old_text.contains(secret));
+        let back = Lockfile::parse(&old_text, "l").unwrap();
+        let e = &back.entries[&s.id];
+        assert_eq!(e.digest, crate::canonical::surface_digest(&s), "no drift");
+        assert_ne!(e.digest, old_digest);
+        let written = back.to_text();
+        assert!(!written.contains(secret), "{written}");
+        assert_eq!(
+            Lockfile::parse(&written, "l").unwrap().entries[&s.id].digest,
+            e.digest
+        );
+        // A clean entry: digest and text unchanged.
+        let clean = surface("b.json", &[("t", "d")]);
+        let mut lock = Lockfile::empty("l");
+        lock_surfaces(&mut lock, std::slice::from_ref(&clean), &[]);
+        let text = lock.to_text();
+        let back = Lockfile::parse(&text, "l").unwrap();
+        assert_eq!(back.to_text(), text);
+        assert_eq!(
+            back.entries["b.json"].digest,
+            crate::canonical::surface_digest(&clean)
+        );
+    }
+
     #[test]
     fn malformed_lockfile_errors_with_position() {
         let err = Lockfile::parse(

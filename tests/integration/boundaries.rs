@@ -156,6 +156,66 @@ fn the_workflow_fail_on_is_a_floor() {
     assert!(body.contains("**changes** adds the policy file"), "{body}");
 }
 
+/// From a shallow clone (no base commit) the base policy comes from the
+/// contents API at the base commit, never from the PR's checkout.
+#[test]
+fn a_shallow_clone_reads_the_base_policy_through_the_api() {
+    let (repo, _) = base_repo();
+    let p = repo.path();
+    git(p, &["checkout", "-q", "main"]);
+    let strict = "[gate]\nfail_on = \"C\"\nrequire_entries = false\n";
+    write(p, "mcptrustchecker.toml", strict);
+    let base = commit(p, "a strict policy");
+    git(p, &["checkout", "-qb", "loosen"]);
+    write(
+        p,
+        ".mcp.json",
+        &json!({"mcpServers": {"box": {"command": "docker", "args": ["run", "-i", "--rm", "--privileged", "img"]}}}).to_string(),
+    );
+    write(
+        p,
+        "mcptrustchecker.toml",
+        "[gate]\nfail_on = \"F\"\nrequire_entries = false\n",
+    );
+    let head = commit(p, "a D server and a loose gate");
+    let shallow = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", p.display());
+    git(
+        shallow.path(),
+        &[
+            "clone", "-q", "--depth", "1", "--branch", "loosen", &url, "ws",
+        ],
+    );
+    let ws = shallow.path().join("ws");
+    let api = Fake::start();
+    {
+        let mut s = api.state.lock().unwrap();
+        s.files = vec![".mcp.json".into(), "mcptrustchecker.toml".into()];
+        s.contents
+            .insert(("mcptrustchecker.toml".into(), base.clone()), strict.into());
+    }
+    let r = run_ci(
+        &ws,
+        "pull_request",
+        &pr_event(shallow.path(), &base, &head, false),
+        &api,
+        &[],
+    );
+    assert_eq!(r.code, 1, "the base policy's C gate holds:\n{}", r.stdout);
+    assert!(
+        api.requests()
+            .iter()
+            .any(|q| q.path == "/repos/o/r/contents/mcptrustchecker.toml"),
+        "{:?}",
+        api.requests()
+    );
+    let body = api.ours()[0].1.clone();
+    assert!(
+        body.contains("**loosens** gate fail&#95;on C → F"),
+        "{body}"
+    );
+}
+
 // ------------------------------------------------------------------ hole 2
 
 /// Before: inline code graded A, `bash -c "curl … | sh"` D, remote code A; the
