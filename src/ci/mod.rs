@@ -297,47 +297,26 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let _entered = rt.enter();
 
     // The policy that judges: the base commit's on a change, the workspace's elsewhere.
-    let trusted = match base.as_deref() {
-        None => trust::policy(
-            &space,
-            inputs.policy.as_deref(),
-            None,
-            inputs.max_file_bytes,
-        )?,
-        Some(b) if changed::resolve(&ws, b).is_some() => {
-            let reader = trust::GitBase { ws: &ws, base: b };
-            trust::policy(
-                &space,
-                inputs.policy.as_deref(),
-                Some(&reader),
-                inputs.max_file_bytes,
-            )?
-        }
-        Some(b) => match api() {
-            Some(Ok(client)) => {
-                let reader = ApiBase {
-                    api: &client,
-                    rt: &rt,
-                    base: b,
-                };
-                trust::policy(
-                    &space,
-                    inputs.policy.as_deref(),
-                    Some(&reader),
-                    inputs.max_file_bytes,
-                )?
-            }
-            _ => {
-                let reader = trust::GitBase { ws: &ws, base: b };
-                trust::policy(
-                    &space,
-                    inputs.policy.as_deref(),
-                    Some(&reader),
-                    inputs.max_file_bytes,
-                )?
-            }
-        },
+    // The base commit from git when the clone has it, else through the API.
+    let client = match base.as_deref() {
+        Some(b) if changed::resolve(&ws, b).is_none() => api().and_then(Result::ok),
+        _ => None,
     };
+    let reader: Option<Box<dyn trust::BaseReader + '_>> = match (base.as_deref(), &client) {
+        (None, _) => None,
+        (Some(b), Some(client)) => Some(Box::new(ApiBase {
+            api: client,
+            rt: &rt,
+            base: b,
+        })),
+        (Some(b), None) => Some(Box::new(trust::GitBase { ws: &ws, base: b })),
+    };
+    let trusted = trust::policy(
+        &space,
+        inputs.policy.as_deref(),
+        reader.as_deref(),
+        inputs.max_file_bytes,
+    )?;
     let fail_on = trust::fail_on(inputs.fail_on, trusted.policy.as_ref());
     let fail_on_drift = trust::fail_on_drift(inputs.fail_on_drift, trusted.policy.as_ref());
 

