@@ -79,7 +79,11 @@ const KEEP_PREFIX: &[&str] = &[
 /// one) and its length, never any other character of it.
 pub fn redacted(secret: &str) -> String {
     let n = secret.chars().count();
-    match KEEP_PREFIX.iter().find(|p| secret.starts_with(**p)) {
+    // The kind prefix is kept only ahead of a real body (a bare `sk-x` keeps nothing).
+    match KEEP_PREFIX
+        .iter()
+        .find(|p| secret.starts_with(**p) && n >= p.chars().count() + 8)
+    {
         Some(p) => format!("{p}…[REDACTED {n} chars]"),
         None => format!("[REDACTED {n} chars]"),
     }
@@ -295,7 +299,25 @@ pub fn redact_url(url: &str) -> String {
         return redact_formats(url);
     };
     let after = scheme_end + 3;
-    let rest = &url[after..];
+    let whole = &url[after..];
+    // A URL inside this one (`…?next=https://user:pw@h/`) is redacted on its own,
+    // so the result does not depend on where a later pass splits the text.
+    let embedded_at = whole.find("://").map(|i| {
+        let scheme = whole[..i]
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
+            .count();
+        let mut start = i - scheme;
+        while start < i && !whole.as_bytes()[start].is_ascii_alphabetic() {
+            start += 1;
+        }
+        start
+    });
+    let (rest, embedded) = match embedded_at {
+        Some(k) if k > 0 => (&whole[..k], Some(&whole[k..])),
+        _ => (whole, None),
+    };
     let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..auth_end];
     let mut out = String::with_capacity(url.len());
@@ -344,6 +366,9 @@ pub fn redact_url(url: &str) -> String {
         } else {
             out.push_str(&redact_formats(f));
         }
+    }
+    if let Some(e) = embedded {
+        out.push_str(&redact_url(e));
     }
     if out == url { url.to_string() } else { out }
 }
@@ -481,6 +506,11 @@ mod tests {
             "https://x.blob.example/c?sv=1&sig=[REDACTED 7 chars]"
         );
         assert_eq!(redact_url(&r), r, "idempotent");
+        // Fuzz find: a second URL glued to the first one.
+        let glued = "https://user:hunter2hunter2@host.exapi_key=As://user:hunter2h%z@yhost.exa/b=c";
+        let once = redact_secrets(glued).into_owned();
+        assert!(!once.contains("hunter2"), "{once}");
+        assert_eq!(redact_secrets(&once), once);
     }
 
     #[test]
