@@ -171,18 +171,26 @@ pub fn read_baseline(path: &Path) -> Result<report::markdown::Baseline> {
         .map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
 }
 
-/// Write to a file atomically, or to stdout.
+/// Write to a file atomically, or to stdout. Stdout is where a CI runner reads
+/// workflow commands, so every line there goes through the log escaper (JSON
+/// and SARIF are already log-safe; a terminal report or Markdown with a hostile
+/// `##[…]` or leading `::` is rewritten).
 pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
     match output {
         Some(p) => write_atomic(p, text.as_bytes()),
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
+            out.write_all(crate::text::log_text(text).as_bytes())
                 .context("writing to stdout")?;
             out.flush().ok();
             Ok(())
         }
     }
+}
+
+/// One line to stderr, through the log escaper (a runner parses stderr too).
+pub fn note(line: &str) {
+    eprintln!("{}", crate::text::log_text(line));
 }
 
 /// Write through a temporary file in the same directory, then rename.
@@ -220,10 +228,10 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
         // Keep a one-line verdict on stderr for humans when the report goes to a file.
-        eprintln!("{}", verdict_line(&verdict));
+        note(&verdict_line(&verdict));
     }
     for e in &result.errors {
-        eprintln!("error: {}", crate::text::visible(&e.to_string()));
+        note(&format!("error: {}", crate::text::visible(&e.to_string())));
     }
     let code = exit_code(&verdict, !result.errors.is_empty());
     // The process exits next and the OS reclaims everything at once: freeing a
@@ -382,8 +390,12 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
             out.display()
         );
     }
-    let lock_path = root.join("mcptrustchecker.lock");
-    let lock = if lock_path.is_file() {
+    // The repository's own lockfile, read only inside the repository.
+    let lock_path = acquire::confine::inside(&root, crate::lockfile::FILE_NAME)
+        .unwrap_or_else(|| root.join(crate::lockfile::FILE_NAME));
+    let lock = if lock_path.is_file()
+        && acquire::confine::inside(&root, crate::lockfile::FILE_NAME).is_some()
+    {
         let display = acquire::display_path(&lock_path, &root);
         let text = crate::parse::read_text(&lock_path, &display, a.max_file_bytes)
             .map_err(|e| anyhow::anyhow!(e.to_string()))?;
@@ -403,10 +415,10 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
         .iter()
         .filter(|s| !s.surface.disabled)
         .count();
-    eprintln!(
+    note(&format!(
         "wrote {} with {n} server entr{}: set each owner and narrow the allowlists before committing",
         out.display(),
         if n == 1 { "y" } else { "ies" }
-    );
+    ));
     Ok(exit::OK)
 }

@@ -91,13 +91,44 @@ pub fn sorted_items(items: &[Item]) -> Vec<(String, Value)> {
     v.into_iter().map(|(n, _, c)| (n, c)).collect()
 }
 
-/// The spawn facts that are part of the digest (the seed: "spawn command").
+/// The spawn facts that are part of the digest (the seed: "spawn command"),
+/// redacted: the lockfile stores them, and a credential in an argument or URL
+/// must never be written there. Redaction leaves a launch line without a
+/// secret unchanged, so such digests are the same as before it existed.
 pub fn spawn(t: &Transport) -> Value {
     match t {
-        Transport::Stdio { command, args, .. } => json!({ "command": command, "args": args }),
-        Transport::Remote { url, .. } => json!({ "url": url, "transport": t.kind_str() }),
+        Transport::Stdio { command, args, .. } => json!({
+            "command": crate::text::redact_command(command),
+            "args": crate::text::redact_args(args),
+        }),
+        Transport::Remote { url, .. } => {
+            json!({ "url": crate::text::redact_url(url), "transport": t.kind_str() })
+        }
         Transport::Unknown => Value::Null,
     }
+}
+
+/// A spawn value read back (a lockfile written before redaction existed may
+/// hold a secret): the same redaction applied to its command, args and URL.
+pub fn redact_spawn(v: &Value) -> Value {
+    let mut out = v.clone();
+    if let Some(Value::String(c)) = out.get_mut("command") {
+        *c = crate::text::redact_command(c);
+    }
+    if let Some(Value::Array(a)) = out.get_mut("args") {
+        let strings: Option<Vec<String>> =
+            a.iter().map(|x| x.as_str().map(str::to_string)).collect();
+        if let Some(strings) = strings {
+            *a = crate::text::redact_args(&strings)
+                .into_iter()
+                .map(Value::String)
+                .collect();
+        }
+    }
+    if let Some(Value::String(u)) = out.get_mut("url") {
+        *u = crate::text::redact_url(u);
+    }
+    out
 }
 
 /// The package a surface runs, as the lockfile records it.
@@ -115,9 +146,9 @@ impl From<&PackageId> for PackageRef {
     fn from(p: &PackageId) -> Self {
         PackageRef {
             registry: p.registry.clone(),
-            name: p.name.clone(),
+            name: crate::text::redact_command(&p.name),
             version: p.version.clone(),
-            spec: p.spec.clone(),
+            spec: crate::text::redact_command(&p.spec),
         }
     }
 }

@@ -143,12 +143,19 @@ impl Finding {
             Some(rule) => (rule.id.clone(), rule),
             None => (rule_id.to_string(), crate::rules::unknown_rule()),
         };
+        // The last line of defence of "no secret in any output": whatever a
+        // stage quoted, credential-shaped values never leave a finding.
+        let message = message.into();
+        let message = match crate::text::redact_secrets(&message) {
+            std::borrow::Cow::Borrowed(_) => message,
+            std::borrow::Cow::Owned(m) => m,
+        };
         Finding {
             rule_id,
             severity: rule.severity,
             confidence: rule.confidence,
             category: rule.category,
-            message: message.into(),
+            message,
             evidence: String::new(),
             location,
             server: None,
@@ -165,9 +172,11 @@ impl Finding {
         self.confidence = c;
         self
     }
-    /// Evidence is made safe to print here, once, whatever the stage passed.
+    /// Evidence is made safe to print here, once, whatever the stage passed:
+    /// secrets redacted, invisible characters shown, cut to 400 characters.
     pub fn evidence(mut self, e: impl AsRef<str>) -> Self {
-        self.evidence = crate::text::visible(&crate::text::truncate_chars(e.as_ref(), 400));
+        let redacted = crate::text::redact_secrets(e.as_ref());
+        self.evidence = crate::text::visible(&crate::text::truncate_chars(&redacted, 400));
         self
     }
     pub fn server(mut self, id: &str) -> Self {

@@ -22,6 +22,8 @@ pub struct LockArgs {
     pub max_file_bytes: u64,
     /// `diff --format json`.
     pub json: bool,
+    /// `--live`: read catalogs from the running servers (sandboxed) before pinning or comparing.
+    pub live: Option<crate::acquire::live::LiveOptions>,
 }
 
 impl LockArgs {
@@ -57,6 +59,14 @@ pub fn load_lock(
 ) -> Result<Option<Lockfile>, InputError> {
     let path = lock_path(explicit, root);
     let display = acquire::display_path(&path, root);
+    if explicit.is_none() {
+        // The default lockfile is the repository's: a symlink leaving it is refused.
+        let ws = acquire::confine::Workspace::new(root)
+            .map_err(|e| InputError::new(&display, e.to_string()))?;
+        ws.resolve(lockfile::FILE_NAME).map_err(|e| {
+            InputError::new(&display, format!("{e}; pass --lockfile FILE to use it"))
+        })?;
+    }
     if !path.exists() {
         return match explicit {
             Some(_) => Err(InputError::new(&display, "lockfile not found")),
@@ -66,14 +76,17 @@ pub fn load_lock(
     Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
-/// Acquire and run the pipeline against a lockfile (for `diff`).
-fn scan_with(paths: &[PathBuf], root: &Path, max_file_bytes: u64, lock: Lockfile) -> ScanResult {
+/// Acquire (live when asked) and run the pipeline against a lockfile (for `diff`).
+fn scan_with(args: &LockArgs, paths: &[PathBuf], root: &Path, lock: Lockfile) -> ScanResult {
     let opts = AcquireOptions {
         root: root.to_path_buf(),
-        max_file_bytes,
+        max_file_bytes: args.max_file_bytes,
         ..AcquireOptions::default()
     };
-    let acquired = acquire::acquire_paths(paths, &opts);
+    let mut acquired = acquire::acquire_paths(paths, &opts);
+    if let Some(live) = &args.live {
+        app::live_fill(&mut acquired, live);
+    }
     let options = ScanOptions {
         lockfile: Some(Arc::new(lock)),
         ..ScanOptions::default()
@@ -83,7 +96,7 @@ fn scan_with(paths: &[PathBuf], root: &Path, max_file_bytes: u64, lock: Lockfile
 
 fn print_errors(errors: &[InputError]) {
     for e in errors {
-        eprintln!("error: {}", visible(&e.to_string()));
+        app::note(&format!("error: {}", visible(&e.to_string())));
     }
 }
 
@@ -112,7 +125,11 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
         max_file_bytes: args.max_file_bytes,
         ..AcquireOptions::default()
     };
-    let acquired = acquire::acquire_paths(&paths, &opts);
+    let mut acquired = acquire::acquire_paths(&paths, &opts);
+    if let Some(live) = &args.live {
+        // Live catalogs replace config-only ones, so `lock --live` pins what the servers serve.
+        app::live_fill(&mut acquired, live);
+    }
     let ids: Vec<&str> = acquired.surfaces.iter().map(|s| s.id.as_str()).collect();
     let read: BTreeSet<String> = acquired.files.iter().map(|(f, _)| f.clone()).collect();
     let failed: BTreeSet<String> = acquired.errors.iter().map(|e| e.path.clone()).collect();
@@ -219,12 +236,14 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
         ),
         Err(e) => anyhow::bail!("{}", visible(&e.to_string())),
     };
-    let result = scan_with(&paths, &root, args.max_file_bytes, lock);
+    let result = scan_with(args, &paths, &root, lock);
     let o = outcome(&result, &display);
     let text = if args.json {
         format!(
             "{}\n",
-            serde_json::to_string_pretty(&o).context("serialising the diff")?
+            crate::text::log_json(
+                serde_json::to_string_pretty(&o).context("serialising the diff")?
+            )
         )
     } else {
         o.render_terminal(result.servers.len())

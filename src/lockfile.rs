@@ -159,11 +159,18 @@ impl Lockfile {
     ) -> Result<Lockfile, InputError> {
         let text = parse::read_text(file, display, max_bytes)?;
         let mut lock = Lockfile::parse_with(&text, display, keep_raw)?;
-        lock.missing_files = lock
-            .entries
-            .keys()
-            .map(|id| id_file(id).to_string())
-            .filter(|f| !root.join(f).exists())
+        // Entry ids name files; they are looked up only inside the root (an
+        // absolute id, a `..` or a symlink out counts as missing, unread).
+        let ws = crate::acquire::confine::Workspace::new(root).ok();
+        let files: BTreeSet<&str> = lock.entries.keys().map(|id| id_file(id)).collect();
+        lock.missing_files = files
+            .into_iter()
+            .filter(|f| {
+                !ws.as_ref()
+                    .and_then(|ws| ws.resolve(f).ok())
+                    .is_some_and(|(p, _)| p.exists())
+            })
+            .map(str::to_string)
             .collect();
         Ok(lock)
     }
@@ -398,6 +405,14 @@ fn parse_entry(
             Some(_) => Err(format!("`{k}` must be a string")),
         }
     };
+    let package = package.map(|mut p| {
+        p.name = crate::text::redact_command(&p.name);
+        p.spec = crate::text::redact_command(&p.spec);
+        p
+    });
+    // A lockfile written before launch lines were redacted may hold a secret:
+    // it is never kept in memory nor written back (see `migrate_redaction`).
+    let redacted_spawn = crate::canonical::redact_spawn(&spawn);
     let mut snapshot = Snapshot {
         transport,
         spawn,
@@ -458,13 +473,35 @@ fn parse_entry(
         item_locations.insert(list, locs);
     }
     let (line, column) = doc.pos(ptr).unwrap_or((1, 1));
+    let mut raw = keep_raw.then_some(raw);
+    let mut digest = digest;
+    if redacted_spawn != snapshot.spawn {
+        digest = migrate_redaction(&mut snapshot, redacted_spawn, digest);
+        raw = None;
+    }
     Ok(Entry {
         digest,
         snapshot,
         location: Location::new(display, line, column),
         item_locations,
-        raw: keep_raw.then_some(raw),
+        raw,
     })
+}
+
+/// An entry whose launch line held a secret (written before redaction):
+/// the snapshot takes the redacted launch line. When the stored digest was the
+/// digest of the entry as written (nothing else changed), it becomes the digest
+/// of the redacted form, so the server still compares equal and no drift is
+/// reported; otherwise it is kept and the difference shows as drift. Either
+/// way the raw entry is dropped, so `lock` rewrites it without the secret.
+fn migrate_redaction(snapshot: &mut Snapshot, redacted: Value, stored: String) -> String {
+    let was_consistent = snapshot.digest() == stored;
+    snapshot.spawn = redacted;
+    if was_consistent {
+        snapshot.digest()
+    } else {
+        stored
+    }
 }
 
 /// Whether a surface's catalog was actually read (so it can be pinned).
@@ -680,6 +717,63 @@ mod tests {
         // Written anyway, a scan-read entry comes out canonical (no volatile keys).
         let again = Lockfile::parse(&scan.to_text(), "l").unwrap();
         assert_eq!(again.entries["a/mcp.json#x"].snapshot, f.snapshot);
+    }
+
+    /// A lockfile written before launch lines were redacted (raw token in
+    /// `source.args`, digest over the raw form) still compares equal to the
+    /// surface, and is rewritten without the secret; one without a secret is
+    /// byte for byte what it was.
+    #[test]
+    fn old_entries_with_a_secret_migrate_and_clean_ones_do_not_move() {
+        let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let mut s = surface("a/mcp.json#x", &[("t", "d")]);
+        s.transport = crate::surface::Transport::Stdio {
+            command: "npx".into(),
+            args: vec![
+                "-y".into(),
+                "pkg@1.0.0".into(),
+                "--token".into(),
+                secret.into(),
+            ],
+            env_names: vec![],
+            cwd: None,
+        };
+        // The entry as the old writer made it: raw spawn, digest over it.
+        let mut raw = Snapshot::of(&s);
+        raw.spawn = json!({"command": "npx", "args": ["-y", "pkg@1.0.0", "--token", secret]});
+        let old_digest = raw.digest();
+        let mut lock = Lockfile::empty("l");
+        lock.entries.insert(
+            s.id.clone(),
+            Entry {
+                digest: old_digest.clone(),
+                raw: Some(entry_json(&old_digest, &raw)),
+                ..Entry::from_snapshot(raw.clone())
+            },
+        );
+        let old_text = lock.to_text();
+        assert!(old_text.contains(secret));
+        let back = Lockfile::parse(&old_text, "l").unwrap();
+        let e = &back.entries[&s.id];
+        assert_eq!(e.digest, crate::canonical::surface_digest(&s), "no drift");
+        assert_ne!(e.digest, old_digest);
+        let written = back.to_text();
+        assert!(!written.contains(secret), "{written}");
+        assert_eq!(
+            Lockfile::parse(&written, "l").unwrap().entries[&s.id].digest,
+            e.digest
+        );
+        // A clean entry: digest and text unchanged.
+        let clean = surface("b.json", &[("t", "d")]);
+        let mut lock = Lockfile::empty("l");
+        lock_surfaces(&mut lock, std::slice::from_ref(&clean), &[]);
+        let text = lock.to_text();
+        let back = Lockfile::parse(&text, "l").unwrap();
+        assert_eq!(back.to_text(), text);
+        assert_eq!(
+            back.entries["b.json"].digest,
+            crate::canonical::surface_digest(&clean)
+        );
     }
 
     #[test]

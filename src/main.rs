@@ -199,6 +199,10 @@ pub struct LiveFlags {
     /// Only these hosts may be contacted (repeatable; default: any).
     #[arg(long, value_name = "HOST")]
     live_allow_host: Vec<String>,
+    /// Give spawned servers (and `${NAME}` references in a config's env and headers)
+    /// this variable of the scanner's environment (repeatable; default: none).
+    #[arg(long, value_name = "NAME", requires = "live")]
+    pass_env: Vec<String>,
 }
 
 impl LiveFlags {
@@ -223,6 +227,7 @@ impl LiveFlags {
             exec_allowlist: exec_allowlist.to_vec(),
             host_allowlist: (!self.live_allow_host.is_empty())
                 .then(|| self.live_allow_host.clone()),
+            pass_env: mcptrustchecker::acquire::live::PassEnv::new(self.pass_env.clone()),
             ..LiveOptions::default()
         };
         if let Some(c) = self.live_concurrency {
@@ -245,6 +250,11 @@ struct LockCmd {
     /// Refuse files larger than this many bytes.
     #[arg(long, default_value_t = mcptrustchecker::parse::DEFAULT_MAX_FILE_BYTES)]
     max_file_size: u64,
+    #[command(flatten)]
+    live: LiveFlags,
+    /// Also allow this stdio executable for `--live` (repeatable).
+    #[arg(long, value_name = "NAME")]
+    allow_exec: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -262,14 +272,17 @@ enum DiffFormat {
 }
 
 impl LockCmd {
-    fn args(self, json: bool) -> LockArgs {
-        LockArgs {
+    fn args(self, json: bool) -> anyhow::Result<LockArgs> {
+        let mut allow = ScanOptions::default().exec_allowlist;
+        allow.extend(self.allow_exec);
+        Ok(LockArgs {
+            live: self.live.options(&allow)?,
             paths: self.paths,
             lockfile: self.lockfile,
             root: self.root,
             max_file_bytes: self.max_file_size,
             json,
-        }
+        })
     }
 }
 
@@ -293,7 +306,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            app::note(&format!("error: {e:#}"));
             exit::INPUT_ERROR
         }
     };
@@ -344,8 +357,11 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 &mcptrustchecker::ci::event::Env::from_process(),
             ))
         }
-        Command::Lock(c) => lockcmd::lock(&c.args(false)),
-        Command::Diff(c) => lockcmd::diff(&c.lock.args(c.format == DiffFormat::Json)),
+        Command::Lock(c) => lockcmd::lock(&c.args(false)?),
+        Command::Diff(c) => {
+            let json = c.format == DiffFormat::Json;
+            lockcmd::diff(&c.lock.args(json)?)
+        }
         Command::Policy {
             command: PolicyCommand::Init(c),
         } => app::policy_init(&app::PolicyInitArgs {
@@ -371,7 +387,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 Ok(exit::OK)
             }
             None => {
-                eprintln!("error: no rule `{id}` (see `mcptrustchecker rules`)");
+                app::note(&format!(
+                    "error: no rule `{}` (see `mcptrustchecker rules`)",
+                    mcptrustchecker::text::visible(&id)
+                ));
                 Ok(exit::INPUT_ERROR)
             }
         },

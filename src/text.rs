@@ -1,6 +1,14 @@
 //! Making scanned text safe to show: invisible and control characters become
 //! `<U+XXXX>`, secrets are redacted, long text is cut. Every output format builds
 //! on these, so a hostile description can never drive our terminal or report.
+//! [`log`] keeps scanned text from becoming a CI runner's workflow command;
+//! [`redact`] removes credentials from launch lines, URLs and free text.
+
+pub mod log;
+pub mod redact;
+
+pub use log::{log_json, log_line, log_text, workflow_command};
+pub use redact::{redact_args, redact_command, redact_secrets, redact_url};
 
 /// True for characters a reader cannot see or that change how text renders:
 /// controls, format characters, invisible operators, tags, variation selectors,

@@ -335,3 +335,208 @@ pub fn sarif(data: &[u8]) {
     ));
     render_all(&scan_one(s));
 }
+
+/// A fixed workspace for the path resolver: files, a directory, symlinks that
+/// stay inside, leave it, dangle or loop, and a scratch `RUNNER_TEMP`. Built
+/// once; nothing is ever written into it by the target.
+struct Sandbox {
+    ws: mcptrustchecker::acquire::confine::Workspace,
+    outside: std::path::PathBuf,
+    temp: std::path::PathBuf,
+    _dirs: (tempfile::TempDir, tempfile::TempDir, tempfile::TempDir),
+}
+
+fn sandbox() -> &'static Sandbox {
+    static S: std::sync::OnceLock<Sandbox> = std::sync::OnceLock::new();
+    S.get_or_init(|| {
+        let (w, o, t) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        let root = w.path();
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        std::fs::write(root.join("a/b/mcp.json"), "{}").unwrap();
+        std::fs::write(root.join("f.json"), "{}").unwrap();
+        std::fs::write(o.path().join("secret.json"), "{}").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            symlink(root.join("a"), root.join("in")).unwrap();
+            symlink(o.path(), root.join("out")).unwrap();
+            symlink(o.path().join("secret.json"), root.join("s.json")).unwrap();
+            symlink("/nonexistent/x", root.join("dangling")).unwrap();
+            symlink(root.join("loop2"), root.join("loop1")).unwrap();
+            symlink(root.join("loop1"), root.join("loop2")).unwrap();
+            symlink("..", root.join("a/up")).unwrap();
+        }
+        Sandbox {
+            ws: mcptrustchecker::acquire::confine::Workspace::new(root).unwrap(),
+            outside: std::fs::canonicalize(o.path()).unwrap(),
+            temp: std::fs::canonicalize(t.path()).unwrap(),
+            _dirs: (w, o, t),
+        }
+    })
+}
+
+/// The workspace path resolver: never panics; whatever it resolves for reading
+/// stays inside the workspace; whatever it allows as an output is under the
+/// workspace or `RUNNER_TEMP` with no symlink on the way; the display form is a
+/// clean relative path; `normalize` agrees with it.
+pub fn confine(data: &[u8]) {
+    use mcptrustchecker::acquire::confine::{self, PathError};
+    let t = text_of(data);
+    let sb = sandbox();
+    let root = sb.ws.root();
+    // Inputs may name the fixture's entries: map a few bytes onto them.
+    let names = [
+        "a/b/mcp.json",
+        "in/b/mcp.json",
+        "out/secret.json",
+        "s.json",
+        "dangling",
+        "loop1",
+        "a/up/f.json",
+        "f.json",
+    ];
+    let mut candidates = vec![t.clone()];
+    if let Some(&b) = data.first() {
+        candidates.push(format!("{}{}", names[b as usize % names.len()], t));
+        candidates.push(format!("{}/{}", names[b as usize % names.len()], t));
+    }
+    candidates.push(format!("{}/{t}", sb.temp.display()));
+    candidates.push(format!("{}/{t}", root.display()));
+    for c in &candidates {
+        let norm = confine::normalize(c);
+        match sb.ws.resolve(c) {
+            Ok((p, display)) => {
+                let n = norm
+                    .as_ref()
+                    .expect("resolve accepted what normalize refused");
+                assert_eq!(&display, n, "display differs from normalize for {c:?}");
+                assert!(
+                    !display.starts_with('/') && !display.split('/').any(|s| s == ".." || s == ".")
+                );
+                if let Ok(real) = std::fs::canonicalize(&p) {
+                    assert!(
+                        real.starts_with(root),
+                        "{c:?} resolved outside: {}",
+                        real.display()
+                    );
+                    assert!(
+                        !real.starts_with(&sb.outside),
+                        "{c:?} reached the outside dir"
+                    );
+                }
+            }
+            Err(PathError::SymlinkOutside { .. } | PathError::Root(..)) => {}
+            Err(_) => assert!(
+                norm.is_err(),
+                "resolve refused {c:?} that normalize accepts"
+            ),
+        }
+        let _ = sb.ws.resolve_path(std::path::Path::new(c));
+        if let Ok(out) = sb.ws.output(c, std::slice::from_ref(&sb.temp)) {
+            let base = if out.starts_with(&sb.temp) {
+                &sb.temp
+            } else {
+                root
+            };
+            assert!(out.starts_with(base), "output {c:?} at {}", out.display());
+            let mut cur = base.to_path_buf();
+            for comp in out.strip_prefix(base).unwrap().components() {
+                cur.push(comp);
+                if let Ok(m) = std::fs::symlink_metadata(&cur) {
+                    assert!(
+                        !m.file_type().is_symlink(),
+                        "output {c:?} goes through {}",
+                        cur.display()
+                    );
+                }
+            }
+            assert!(!out.starts_with(&sb.outside));
+        }
+    }
+}
+
+/// What the runner would run for one log line: the `::` command after leading
+/// white space, or a legacy `##[` anywhere.
+fn runs_command(line: &str) -> bool {
+    line.trim_start().starts_with("::") || line.contains("##[")
+}
+
+/// The log escaper and the redactor. Escaper: no line of its output runs a
+/// workflow command, line breaks are kept, it is idempotent, JSON keeps its
+/// value, our own commands stay one line. Redactor: idempotent, argument lists
+/// keep their length, no credential-shaped value of the input survives, a URL
+/// password never survives.
+pub fn log_redact(data: &[u8]) {
+    use mcptrustchecker::text::{log, redact};
+    let t = text_of(data);
+    let safe = log::log_text(&t);
+    for line in safe.split(['\n', '\r']) {
+        assert!(!runs_command(line), "runner command survives: {line:?}");
+    }
+    assert_eq!(safe.matches('\n').count(), t.matches('\n').count());
+    assert_eq!(safe.matches('\r').count(), t.matches('\r').count());
+    assert_eq!(log::log_text(&safe), safe, "log_text is not idempotent");
+    if !t.contains(['\n', '\r']) {
+        assert_eq!(log::log_line(&t), safe);
+    }
+    let j = log::log_json(serde_json::to_string(&serde_json::Value::String(t.clone())).unwrap());
+    assert!(!j.contains("##["));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&j).unwrap(),
+        serde_json::Value::String(t.clone())
+    );
+    let cmd = log::workflow_command("error", &[("file", t.clone()), ("title", t.clone())], &t);
+    assert!(!cmd.contains(['\n', '\r']) && !cmd.contains("##[") && cmd.starts_with("::error "));
+
+    let once = redact::redact_secrets(&t).into_owned();
+    assert_eq!(
+        redact::redact_secrets(&once),
+        once,
+        "redact_secrets is not idempotent"
+    );
+    for m in redact::credential_formats().find_iter(&t) {
+        let secret = m.as_str();
+        if secret.len() >= 16 {
+            assert!(!once.contains(secret), "{secret:?} survives in {once:?}");
+        }
+    }
+    let url = redact::redact_url(&t);
+    assert_eq!(
+        redact::redact_url(&url),
+        url,
+        "redact_url is not idempotent"
+    );
+    if let Ok(u) = url::Url::parse(&t)
+        && let Some(pw) = u.password()
+        && pw.len() >= 8
+        && !redact::is_reference(pw)
+        && !pw.contains("[REDACTED")
+        && !u.username().contains(pw)
+        && !u.host_str().unwrap_or("").contains(pw)
+        && !u.path().contains(pw)
+    {
+        assert!(
+            !url.contains(&format!(":{pw}@")),
+            "password survives in {url:?}"
+        );
+    }
+    let args: Vec<String> = t.split('\u{0}').map(str::to_string).collect();
+    let r = redact::redact_args(&args);
+    assert_eq!(r.len(), args.len());
+    assert_eq!(redact::redact_args(&r), r, "redact_args is not idempotent");
+    for w in args.windows(2).zip(r.windows(2)) {
+        let ((a, b), (_, rb)) = ((&w.0[0], &w.0[1]), (&w.1[0], &w.1[1]));
+        if a == "--token"
+            && b.len() >= 4
+            && !b.starts_with('-')
+            && !redact::is_reference(b)
+            && !b.contains("[REDACTED")
+        {
+            assert_eq!(rb, &redact::redacted(b), "--token value not replaced");
+        }
+    }
+}

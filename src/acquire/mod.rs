@@ -4,6 +4,7 @@
 //! [`InputError`] in the report and the rest goes on.
 
 pub mod configs;
+pub mod confine;
 pub mod installed;
 pub mod live;
 pub mod manifest;
@@ -23,6 +24,10 @@ pub struct AcquireOptions {
     pub max_file_bytes: u64,
     /// Most files read from one directory walk.
     pub max_files: usize,
+    /// Every file, named or found, must resolve inside `root` (CI: the paths
+    /// come from a pull request). A named file that is a symlink leaving the
+    /// root is skipped with a note, as the directory walk skips one.
+    pub confine: bool,
 }
 
 impl Default for AcquireOptions {
@@ -31,6 +36,7 @@ impl Default for AcquireOptions {
             root: PathBuf::from("."),
             max_file_bytes: parse::DEFAULT_MAX_FILE_BYTES,
             max_files: 50_000,
+            confine: false,
         }
     }
 }
@@ -129,7 +135,26 @@ const SKIP_DIRS: &[&str] = &[
 pub fn acquire_paths(paths: &[PathBuf], opts: &AcquireOptions) -> Acquired {
     let mut out = Acquired::default();
     let mut files: Vec<(PathBuf, bool)> = Vec::new();
+    let ws = if opts.confine {
+        match confine::Workspace::new(&opts.root) {
+            Ok(ws) => Some(ws),
+            Err(e) => {
+                out.errors
+                    .push(InputError::new(&opts.root.to_string_lossy(), e.to_string()));
+                return out;
+            }
+        }
+    } else {
+        None
+    };
     for p in paths {
+        if let Some(ws) = &ws
+            && let Err(e) = ws.resolve_path(p)
+        {
+            out.skipped
+                .push((display_path(p, &opts.root), format!("not read: {e}")));
+            continue;
+        }
         match std::fs::symlink_metadata(p) {
             Err(e) => out.errors.push(InputError::new(
                 &p.to_string_lossy(),

@@ -62,20 +62,33 @@ pub fn cap(text: &str, max: usize) -> String {
     kept
 }
 
-/// Ours: written by the token's identity and carrying the marker. Anyone can
-/// post a comment containing the marker; we never adopt theirs.
+/// Ours: written by the token's own identity and carrying the marker. Anyone
+/// can post a comment containing the marker, and another bot can too: only the
+/// exact login counts, and a bot login must match the app that posted it
+/// (`performed_via_github_app`), so another app's comment is never adopted.
 fn is_ours(who: &Identity, c: &IssueComment) -> bool {
-    let by_us = match who {
-        Identity::Login(l) => &c.author == l,
-        Identity::AnyBot => c.bot,
-    };
-    by_us && c.body.contains(MARKER)
+    let login = who.login();
+    if c.author != login || !c.body.contains(MARKER) {
+        return false;
+    }
+    match (login.strip_suffix("[bot]"), &c.app) {
+        (Some(slug), Some(app)) => c.bot && app == slug,
+        (Some(_), None) => c.bot,
+        (None, _) => !c.bot,
+    }
 }
 
 /// Update our earlier comment (the oldest, if a past race left several), or
-/// create one when `create` allows it.
-pub async fn upsert(api: &Api, number: u64, body: &str, create: bool) -> Result<Outcome, String> {
-    let who = api.identity().await;
+/// create one when `create` allows it. Someone else's comment is never
+/// edited: without one of ours, a new comment is posted.
+pub async fn upsert(
+    api: &Api,
+    number: u64,
+    body: &str,
+    create: bool,
+    graphql_url: &str,
+) -> Result<Outcome, String> {
+    let who = api.identity(graphql_url).await;
     let comments = api.comments(number).await?;
     match comments
         .iter()
@@ -105,24 +118,52 @@ mod tests {
 
     #[test]
     fn ownership_needs_author_and_marker() {
-        let c = |author: &str, bot: bool, body: &str| IssueComment {
+        let c = |author: &str, bot: bool, app: Option<&str>, body: &str| IssueComment {
             id: 1,
             author: author.into(),
             bot,
+            app: app.map(str::to_string),
             body: body.into(),
         };
         let me = Identity::Login("ci-user".into());
-        assert!(is_ours(&me, &c("ci-user", false, &format!("x {MARKER}"))));
-        assert!(!is_ours(&me, &c("mallory", false, MARKER)));
-        assert!(!is_ours(&me, &c("ci-user", false, "no marker")));
         assert!(is_ours(
-            &Identity::AnyBot,
-            &c("github-actions[bot]", true, MARKER)
+            &me,
+            &c("ci-user", false, None, &format!("x {MARKER}"))
+        ));
+        assert!(!is_ours(&me, &c("mallory", false, None, MARKER)));
+        assert!(!is_ours(&me, &c("ci-user", false, None, "no marker")));
+        let actions = Identity::Convention("github-actions[bot]".into());
+        assert!(is_ours(
+            &actions,
+            &c("github-actions[bot]", true, Some("github-actions"), MARKER)
         ));
         assert!(
-            !is_ours(&Identity::AnyBot, &c("mallory", false, MARKER)),
+            !is_ours(
+                &actions,
+                &c("other-app[bot]", true, Some("other-app"), MARKER)
+            ),
+            "another bot's comment is not ours"
+        );
+        assert!(
+            !is_ours(
+                &actions,
+                &c("github-actions[bot]", true, Some("impostor"), MARKER)
+            ),
+            "the posting app must match the login"
+        );
+        assert!(
+            !is_ours(&actions, &c("mallory", false, None, MARKER)),
             "a person's planted marker is not ours"
         );
+        let app = Identity::Login("mtc-app[bot]".into());
+        assert!(is_ours(
+            &app,
+            &c("mtc-app[bot]", true, Some("mtc-app"), MARKER)
+        ));
+        assert!(!is_ours(
+            &app,
+            &c("github-actions[bot]", true, Some("github-actions"), MARKER)
+        ));
     }
 
     #[test]

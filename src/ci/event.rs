@@ -88,11 +88,23 @@ pub struct Event {
     pub repository: Option<String>,
 }
 
+/// Events whose checkout is the repository's own, reviewed content: live
+/// acquisition may run their configs. Every other event (`pull_request*`,
+/// `merge_group`, `issue_comment`, `workflow_run`, anything new) may carry
+/// files a pull request author wrote.
+pub const LIVE_TRUSTED_EVENTS: &[&str] = &["push", "schedule", "workflow_dispatch", "release"];
+
 impl Event {
     /// Pull-request events run the PR author's configuration: changed files only,
     /// no live acquisition, and a comment.
     pub fn is_pull_request(&self) -> bool {
         matches!(self.name.as_str(), "pull_request" | "pull_request_target")
+    }
+
+    /// Whether `live: true` may spawn this run's configs. A run by hand (no
+    /// `GITHUB_EVENT_NAME`) is trusted only when it judges no change (no base).
+    pub fn live_trusted(&self, diff_mode: bool) -> bool {
+        LIVE_TRUSTED_EVENTS.contains(&self.name.as_str()) || (self.name == "manual" && !diff_mode)
     }
 }
 
@@ -246,5 +258,29 @@ mod tests {
         );
         let push = parse("push", &json!({"after": "abc"})).unwrap();
         assert!(!push.is_pull_request() && push.pull_request.is_none());
+        assert!(push.live_trusted(false));
+        for name in [
+            "pull_request",
+            "pull_request_target",
+            "pull_request_review",
+            "pull_request_review_comment",
+            "merge_group",
+            "issue_comment",
+            "workflow_run",
+            "something_new",
+        ] {
+            let ev = Event {
+                name: name.into(),
+                pull_request: None,
+                repository: None,
+            };
+            assert!(!ev.live_trusted(false), "{name}");
+        }
+        let by_hand = Event {
+            name: "manual".into(),
+            pull_request: None,
+            repository: None,
+        };
+        assert!(by_hand.live_trusted(false) && !by_hand.live_trusted(true));
     }
 }

@@ -144,35 +144,26 @@ pub fn outputs(g: &Gate, sarif_file: &str) -> String {
     out
 }
 
-/// Escape a workflow command's message (`%`, CR, LF).
+/// Escape a workflow command's message (`%`, CR, LF, and the legacy `##[`).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    crate::text::log::command_data(s)
 }
 
 /// Escape a workflow command property value (also `:` and `,`).
 pub fn escape_property(s: &str) -> String {
-    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    crate::text::log::command_property(s)
 }
 
 fn command(level: &str, loc: &Location, title: &str, message: &str) -> String {
-    let mut props = vec![format!("file={}", escape_property(&loc.path))];
+    let mut props = vec![("file", loc.path.clone())];
     if loc.line > 0 {
-        props.push(format!("line={}", loc.line));
+        props.push(("line", loc.line.to_string()));
         if loc.column > 0 {
-            props.push(format!("col={}", loc.column));
+            props.push(("col", loc.column.to_string()));
         }
     }
-    props.push(format!(
-        "title={}",
-        escape_property(&crate::text::visible(title))
-    ));
-    format!(
-        "::{level} {}::{}",
-        props.join(","),
-        escape_data(&crate::text::visible(message))
-    )
+    props.push(("title", crate::text::visible(title)));
+    crate::text::workflow_command(level, &props, message)
 }
 
 /// `::error` annotations for what fails the gate: the serious findings of every
@@ -248,6 +239,7 @@ mod tests {
     fn escaping_follows_the_runner() {
         assert_eq!(escape_data("100%\r\nnext"), "100%25%0D%0Anext");
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+        assert_eq!(escape_data("x##[add-mask]y"), "x#<U+0023>[add-mask]y");
         let l = command(
             "error",
             &Location::new("x,y:z.json", 3, 5),

@@ -14,7 +14,9 @@ pub mod event;
 pub mod gate;
 pub mod github;
 pub mod summary;
+pub mod trust;
 
+use crate::acquire::confine::Workspace;
 use crate::acquire::{self, AcquireOptions};
 use crate::app::{exit, write_atomic};
 use crate::detect::{self, ScanOptions, ScanResult};
@@ -22,7 +24,7 @@ use crate::lockfile::Lockfile;
 use crate::score::Grade;
 use event::Env;
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Command-line overrides (the action passes none: everything comes from the env).
@@ -51,6 +53,8 @@ pub struct Inputs {
     pub comment: bool,
     /// Files (configs, descriptors, the lockfile, the policy) larger than this are refused.
     pub max_file_bytes: u64,
+    /// Variables of the job's environment live servers may receive (`pass-env`).
+    pub pass_env: Vec<String>,
 }
 
 /// The `live` input. A pull request's configs are the PR author's: spawning
@@ -108,6 +112,15 @@ impl Inputs {
                 .unwrap_or("mcptrustchecker.sarif")
                 .to_string(),
             comment: env.bool_input("comment", true)?,
+            pass_env: env
+                .input("pass-env")
+                .map(|v| {
+                    v.split(|c: char| c == ',' || c.is_whitespace())
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
             max_file_bytes: match env.input("max-file-size") {
                 None => crate::parse::DEFAULT_MAX_FILE_BYTES,
                 Some(v) => v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
@@ -121,30 +134,17 @@ impl Inputs {
     }
 }
 
-/// A workspace-relative path that cannot leave the workspace.
-fn inside(ws: &Path, rel: &str, what: &str) -> Result<(PathBuf, String), String> {
-    let p = Path::new(rel);
-    if p.is_absolute() || p.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(format!(
-            "input `{what}` must be a path inside the workspace, not `{}`",
-            crate::text::visible(rel)
-        ));
-    }
-    let norm: Vec<String> = p
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
-        })
-        .collect();
-    Ok((ws.join(p), norm.join("/")))
+/// Print one line to the job log, made safe: scanned text in it can never
+/// become a workflow command.
+fn say(line: &str) {
+    println!("{}", crate::text::log_text(line));
 }
 
 /// Print a warning for the log and as a workflow annotation.
 fn warn(msg: &str) {
     println!(
-        "::warning title=mcptrustchecker::{}",
-        gate::escape_data(msg)
+        "{}",
+        crate::text::workflow_command("warning", &[("title", "mcptrustchecker".into())], msg)
     );
 }
 
@@ -153,8 +153,11 @@ pub fn run(args: &CiArgs, env: &Env) -> i32 {
     match run_inner(args, env) {
         Ok(code) => code,
         Err(e) => {
-            println!("::error title=mcptrustchecker::{}", gate::escape_data(&e));
-            eprintln!("error: {e}");
+            println!(
+                "{}",
+                crate::text::workflow_command("error", &[("title", "mcptrustchecker".into())], &e)
+            );
+            eprintln!("{}", crate::text::log_text(&format!("error: {e}")));
             exit::INPUT_ERROR
         }
     }
@@ -169,6 +172,59 @@ struct Plan {
     base: Option<String>,
 }
 
+/// The GraphQL endpoint next to the REST one (`GITHUB_GRAPHQL_URL` when the runner sets it).
+fn graphql_url(env: &Env) -> String {
+    if let Some(u) = env.get("GITHUB_GRAPHQL_URL") {
+        return u.to_string();
+    }
+    let rest = env
+        .get("GITHUB_API_URL")
+        .unwrap_or("https://api.github.com")
+        .trim_end_matches('/');
+    match rest.strip_suffix("/api/v3") {
+        Some(host) => format!("{host}/api/graphql"),
+        None => format!("{rest}/graphql"),
+    }
+}
+
+/// The base commit's files through the GitHub API (a shallow clone).
+struct ApiBase<'a> {
+    api: &'a github::Api,
+    rt: &'a tokio::runtime::Runtime,
+    base: &'a str,
+}
+
+impl trust::BaseReader for ApiBase<'_> {
+    fn read(&self, path: &str) -> Result<Option<String>, String> {
+        match self.rt.block_on(async {
+            tokio::time::timeout(Duration::from_secs(30), self.api.file_at(path, self.base)).await
+        }) {
+            Ok(r) => r.map_err(|e| {
+                format!("the GitHub API could not read {path} at the base commit: {e}")
+            }),
+            Err(_) => Err("the GitHub API timed out reading the base commit".into()),
+        }
+    }
+    fn source(&self) -> trust::Source {
+        trust::Source::BaseApi
+    }
+}
+
+/// Append to a file the runner named (`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`):
+/// never through a symlink, whatever the directory (the runner's own
+/// file-command directory sits outside the workspace in a container action).
+fn append_runner_file(path: &Path, text: &str) -> std::io::Result<()> {
+    for p in [Some(path), path.parent()].into_iter().flatten() {
+        if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(std::io::Error::other(format!(
+                "{} is a symlink; not written through",
+                p.display()
+            )));
+        }
+    }
+    append(path, text)
+}
+
 fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let mut inputs = Inputs::from_env(env)?;
     if let Some(n) = args.max_file_size {
@@ -179,11 +235,23 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .clone()
         .or_else(|| env.get("GITHUB_WORKSPACE").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("."));
-    let ws = std::fs::canonicalize(&ws_raw)
-        .map_err(|e| format!("workspace {}: {e}", ws_raw.display()))?;
-    let (scan_root, scan_rel) = inside(&ws, &inputs.path, "path")?;
-    let (lock_abs, lock_rel) = inside(&ws, &inputs.lockfile, "lockfile")?;
-    let (sarif_abs, _) = inside(&ws, &inputs.sarif_file, "sarif-file")?;
+    let space = Workspace::new(&ws_raw).map_err(|e| e.to_string())?;
+    let ws = space.root().to_path_buf();
+    let input_path = |what: &str, rel: &str| {
+        space
+            .resolve(rel)
+            .map_err(|e| format!("input `{what}`: {e}"))
+    };
+    let (scan_root, scan_rel) = input_path("path", &inputs.path)?;
+    let (lock_abs, lock_rel) = input_path("lockfile", &inputs.lockfile)?;
+    let runner_temp: Vec<PathBuf> = env
+        .get("RUNNER_TEMP")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    let sarif_abs = space
+        .output(&inputs.sarif_file, &runner_temp)
+        .map_err(|e| format!("input `sarif-file`: {e}"))?;
     let ev = event::load(env, args.event.as_deref())?;
     let pr = ev.pull_request.clone();
     let base = args
@@ -202,13 +270,13 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     }
     let diff_mode = base.is_some();
 
-    if inputs.live != Live::Off && ev.is_pull_request() && inputs.live != Live::Force {
-        return Err("input `live: true` is refused on pull_request events: the PR's configs are attacker-controlled and live acquisition would run them. Use it on push or schedule, or set `live: force` if every PR author is trusted.".into());
+    if inputs.live == Live::On && !ev.live_trusted(diff_mode) {
+        return Err(format!(
+            "input `live: true` is refused on `{}` events: they can carry a pull request's configs, which are attacker-controlled, and live acquisition would run them. Live acquisition runs on {}; set `live: force` if every author who can trigger this event is trusted.",
+            crate::text::visible(&ev.name),
+            event::LIVE_TRUSTED_EVENTS.join(", ")
+        ));
     }
-    let policy_path = match &inputs.policy {
-        Some(p) => Some(inside(&ws, p, "policy")?.0),
-        None => None,
-    };
 
     let api = || -> Option<Result<github::Api, String>> {
         let token = env.token()?;
@@ -227,6 +295,30 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     // octocrab spawns its service worker when the client is built.
     let _entered = rt.enter();
+
+    // The policy that judges: the base commit's on a change, the workspace's elsewhere.
+    // The base commit from git when the clone has it, else through the API.
+    let client = match base.as_deref() {
+        Some(b) if changed::resolve(&ws, b).is_none() => api().and_then(Result::ok),
+        _ => None,
+    };
+    let reader: Option<Box<dyn trust::BaseReader + '_>> = match (base.as_deref(), &client) {
+        (None, _) => None,
+        (Some(b), Some(client)) => Some(Box::new(ApiBase {
+            api: client,
+            rt: &rt,
+            base: b,
+        })),
+        (Some(b), None) => Some(Box::new(trust::GitBase { ws: &ws, base: b })),
+    };
+    let trusted = trust::policy(
+        &space,
+        inputs.policy.as_deref(),
+        reader.as_deref(),
+        inputs.max_file_bytes,
+    )?;
+    let fail_on = trust::fail_on(inputs.fail_on, trusted.policy.as_ref());
+    let fail_on_drift = trust::fail_on_drift(inputs.fail_on_drift, trusted.policy.as_ref());
 
     // The head lockfile, read once: it selects files (when it changed), then the
     // pipeline and the reviewed-change diff compare with it. On a pull request a
@@ -280,7 +372,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         };
         match names {
             Ok((names, how, notes)) => select(
-                &ws,
+                &space,
                 &scan_rel,
                 &lock_rel,
                 head_lock.as_deref(),
@@ -320,10 +412,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         }
     };
 
-    // 2. Acquire and run the shared pipeline.
+    // 2. Acquire and run the shared pipeline. Every file is confined to the workspace.
     let opts = AcquireOptions {
         root: ws.clone(),
         max_file_bytes: inputs.max_file_bytes,
+        confine: true,
         ..AcquireOptions::default()
     };
     let mut acquired = match &plan.files {
@@ -359,11 +452,18 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         ..ScanOptions::default()
     };
     if inputs.live != Live::Off && !acquired.surfaces.is_empty() {
-        // Sandboxed (cleared environment: no GITHUB_TOKEN or INPUT_* reaches a
-        // server), bounded, before stage 7 compares the catalogs with the lockfile.
-        let reports =
-            crate::app::live_fill(&mut acquired, &crate::acquire::live::LiveOptions::default());
-        println!("live acquisition: {} server(s) contacted", reports.len());
+        // Sandboxed: the whole invocation is checked, and the child gets PATH, a
+        // temp HOME, the config's literal values and the `pass-env` names only
+        // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
+        let live = crate::acquire::live::LiveOptions {
+            pass_env: crate::acquire::live::PassEnv::new(inputs.pass_env.clone()),
+            ..crate::acquire::live::LiveOptions::default()
+        };
+        let reports = crate::app::live_fill(&mut acquired, &live);
+        say(&format!(
+            "live acquisition: {} server(s) contacted",
+            reports.len()
+        ));
     }
     let mut options = options;
     if inputs.online {
@@ -378,6 +478,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let mut result = detect::run(acquired, &options);
     let mut scope = plan.scope;
     scope.lockfile_present = lock_present;
+    scope.notes.extend(trusted.notes.iter().cloned());
     if let (true, Some(head)) = (plan.lockfile_changed, &head_lock) {
         let base_text = plan
             .base
@@ -412,57 +513,59 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         _ => None,
     };
 
-    // 4. Verdict and outputs.
-    // The policy (`policy` input, else mcptrustchecker.toml when present) and the
-    // grade gate, judged without drift: drift follows `fail-on-drift` below.
+    // 4. Verdict and outputs. The trusted policy and the grade gate, judged
+    // without drift: drift follows `fail-on-drift` (made stricter by the policy).
     let drifts: Vec<_> = result.servers.iter_mut().map(|s| s.drift.take()).collect();
-    let base_verdict = crate::policy::enforce(
-        &mut result,
-        &ws,
-        policy_path.as_deref(),
-        None,
-        inputs.fail_on,
-        inputs.max_file_bytes,
-    )
-    .map_err(|e| crate::text::visible(&e.to_string()))?;
+    if let Some(p) = &trusted.policy {
+        let now = env
+            .get("MTC_NOW")
+            .and_then(|d| d.parse::<crate::policy::Date>().ok())
+            .unwrap_or_else(crate::policy::Date::today_utc);
+        crate::policy::apply(&mut result, p, now, inputs.fail_on, &ws);
+    }
+    let base_verdict = crate::policy::verdict(&result, inputs.fail_on);
     for (s, d) in result.servers.iter_mut().zip(drifts) {
         s.drift = d;
     }
-    let fail_on = result
-        .policy
-        .as_ref()
-        .map(|o| o.fail_on)
-        .unwrap_or(inputs.fail_on);
-    let gate = gate::evaluate(&result, base_verdict, inputs.fail_on_drift, diff_mode);
+    let gate = gate::evaluate(&result, base_verdict, fail_on_drift, diff_mode);
     let sarif = bridge::sarif(&result, &gate.verdict);
+    if let Some(dir) = sarif_abs.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
     let markdown = format!(
         "{}\n{}",
         bridge::markdown(&result, &gate.verdict, baseline),
-        summary::section(&result, &gate, &scope, &lock_rel)
+        summary::section(&result, &gate, &scope, &lock_rel, trusted.change.as_ref())
     );
 
-    print_summary(&result, &gate, &scope);
-    for line in gate::annotations(&result, &gate, fail_on, inputs.fail_on_drift) {
+    print_summary(&result, &gate, &scope, trusted.change.as_ref());
+    for line in gate::annotations(&result, &gate, fail_on, fail_on_drift) {
         println!("{line}");
     }
     for e in &result.errors {
         let loc =
             crate::surface::Location::new(&e.path, e.line.unwrap_or(0), e.column.unwrap_or(0));
         println!(
-            "::error file={},line={}::{}",
-            gate::escape_property(&loc.path),
-            loc.line.max(1),
-            gate::escape_data(&crate::text::visible(&e.message))
+            "{}",
+            crate::text::workflow_command(
+                "error",
+                &[
+                    ("file", loc.path.clone()),
+                    ("line", loc.line.max(1).to_string())
+                ],
+                &e.message
+            )
         );
     }
     if let Some(p) = env.get("GITHUB_STEP_SUMMARY") {
         // GitHub accepts up to 1 MiB of summary per step (4 bytes per char at worst).
-        append(Path::new(p), &comment::cap(&markdown, 250_000))
+        append_runner_file(Path::new(p), &comment::cap(&markdown, 250_000))
             .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
-        append(Path::new(p), &gate::outputs(&gate, &inputs.sarif_file))
+        append_runner_file(Path::new(p), &gate::outputs(&gate, &inputs.sarif_file))
             .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
     }
 
@@ -471,6 +574,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         let worth_creating = !result.servers.is_empty()
             || !result.lockfile_changes.is_empty()
             || !result.errors.is_empty()
+            || trusted.change.is_some()
             || gate.verdict.failed;
         match api() {
             None => warn(
@@ -481,19 +585,22 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             )),
             Some(Ok(api)) => {
                 let body = comment::body(&markdown);
+                let gql = graphql_url(env);
                 let done = rt.block_on(async {
                     tokio::time::timeout(
                         Duration::from_secs(90),
-                        comment::upsert(&api, p.number, &body, worth_creating),
+                        comment::upsert(&api, p.number, &body, worth_creating, &gql),
                     )
                     .await
                 });
                 match done {
-                    Ok(Ok(comment::Outcome::Created(id))) => println!("posted PR comment {id}"),
-                    Ok(Ok(comment::Outcome::Updated(id))) => println!("updated PR comment {id}"),
-                    Ok(Ok(comment::Outcome::NotNeeded)) => {
-                        println!("no MCP changes: no PR comment")
+                    Ok(Ok(comment::Outcome::Created(id))) => {
+                        say(&format!("posted PR comment {id}"))
                     }
+                    Ok(Ok(comment::Outcome::Updated(id))) => {
+                        say(&format!("updated PR comment {id}"))
+                    }
+                    Ok(Ok(comment::Outcome::NotNeeded)) => say("no MCP changes: no PR comment"),
                     Ok(Err(e)) => {
                         let hint = if p.fork {
                             " (a pull request from a fork gets a read-only token)"
@@ -516,16 +623,18 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
 }
 
 /// Choose the changed files worth scanning: configs and descriptors under
-/// `path`, and every config a changed lockfile pins.
+/// `path`, and every config a changed lockfile pins. Every name (a changed
+/// file, a lockfile id) goes through the workspace resolver: absolute paths,
+/// `..` and symlinks leaving the workspace are skipped with a note.
 #[allow(clippy::too_many_arguments)]
 fn select(
-    ws: &Path,
+    ws: &Workspace,
     scan_rel: &str,
     lock_rel: &str,
     head_lock: Option<&Lockfile>,
     names: Vec<String>,
     how: String,
-    notes: Vec<String>,
+    mut notes: Vec<String>,
     base: Option<String>,
 ) -> Plan {
     let under =
@@ -533,23 +642,29 @@ fn select(
     let mut files = Vec::new();
     let mut lockfile_changed = false;
     let mut removed = 0;
+    let mut refused = Vec::new();
     for f in &names {
         if f == lock_rel {
             lockfile_changed = true;
         } else if under(f) && acquire::is_candidate(Path::new(f)) {
-            if ws.join(f).is_file() {
-                files.push(f.clone());
-            } else {
-                removed += 1;
+            match ws.resolve(f) {
+                Ok((abs, rel)) if abs.is_file() => files.push(rel),
+                Ok(_) => removed += 1,
+                Err(e) => refused.push(e.to_string()),
             }
         }
     }
     if let (true, Some(lock)) = (lockfile_changed, head_lock) {
-        files.extend(
-            bridge::pinned_paths(lock)
-                .into_iter()
-                .filter(|p| under(p) && ws.join(p).is_file()),
-        );
+        for p in bridge::pinned_paths(lock) {
+            match ws.resolve(&p) {
+                Ok((abs, rel)) if under(&rel) && abs.is_file() => files.push(rel),
+                Ok(_) => {}
+                Err(e) => refused.push(format!("lockfile entry {e}")),
+            }
+        }
+    }
+    for r in &refused {
+        notes.push(format!("not read: {r}"));
     }
     files.sort();
     files.dedup();
@@ -563,6 +678,12 @@ fn select(
     }
     if removed > 0 {
         how.push_str(&format!(", {removed} removed"));
+    }
+    if !refused.is_empty() {
+        how.push_str(&format!(
+            ", {} refused (outside the workspace)",
+            refused.len()
+        ));
     }
     Plan {
         files: Some(files),
@@ -588,14 +709,19 @@ fn append(path: &Path, text: &str) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A short plain-text summary for the job log (scanned text made visible, so no
-/// line can start a workflow command).
-fn print_summary(r: &ScanResult, g: &gate::Gate, scope: &summary::Scope) {
-    println!(
+/// A short plain-text summary for the job log (every line through the log
+/// escaper, so no scanned id can start a workflow command).
+fn print_summary(
+    r: &ScanResult,
+    g: &gate::Gate,
+    scope: &summary::Scope,
+    change: Option<&crate::policy::diff::PolicyChange>,
+) {
+    say(&format!(
         "mcptrustchecker {}: {}",
         crate::VERSION,
         crate::text::visible(&scope.how)
-    );
+    ));
     for s in &r.servers {
         let drift = if s.drift.is_some() {
             "  [drift]"
@@ -604,14 +730,38 @@ fn print_summary(r: &ScanResult, g: &gate::Gate, scope: &summary::Scope) {
         } else {
             ""
         };
-        println!(
+        say(&format!(
             "  {} {:>3}  {}{drift}",
             s.score.grade,
             s.score.value,
             crate::text::visible(&s.surface.id)
-        );
+        ));
     }
-    println!("{}", crate::app::verdict_line(&g.verdict));
+    for n in &scope.notes {
+        say(&format!("note: {}", crate::text::visible(n)));
+    }
+    for (path, why) in &r.skipped {
+        if why.starts_with("not read:") {
+            say(&format!(
+                "  skipped {}: {}",
+                crate::text::visible(path),
+                crate::text::visible(why)
+            ));
+        }
+    }
+    if let Some(c) = change {
+        say(&format!(
+            "policy change in {} ({} item(s){}): shown in the report, applied only once merged",
+            crate::text::visible(&c.path),
+            c.items.len(),
+            if c.loosens() {
+                ", loosens the gate"
+            } else {
+                ""
+            }
+        ));
+    }
+    say(&crate::app::verdict_line(&g.verdict));
 }
 
 #[cfg(test)]
@@ -655,11 +805,20 @@ mod tests {
             let e = size(bad).unwrap_err();
             assert!(e.contains("`max-file-size`"), "{e}");
         }
-        assert!(inside(Path::new("/w"), "../etc", "path").is_err());
-        assert!(inside(Path::new("/w"), "/etc", "path").is_err());
+        let env = Env::from_pairs([("INPUT_PASS-ENV".into(), "A_TOKEN, B\nC".into())]);
         assert_eq!(
-            inside(Path::new("/w"), "./a/b.lock", "lockfile").unwrap().1,
-            "a/b.lock"
+            Inputs::from_env(&env).unwrap().pass_env,
+            ["A_TOKEN", "B", "C"]
+        );
+        let gh = |v: Option<&str>| {
+            graphql_url(&Env::from_pairs(
+                v.map(|v| ("GITHUB_API_URL".to_string(), v.to_string())),
+            ))
+        };
+        assert_eq!(gh(None), "https://api.github.com/graphql");
+        assert_eq!(
+            gh(Some("https://ghe.example/api/v3/")),
+            "https://ghe.example/api/graphql"
         );
     }
 }

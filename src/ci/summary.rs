@@ -25,9 +25,52 @@ pub struct Scope {
     pub lockfile_present: bool,
 }
 
+/// A pull request's change to the policy file: shown, never applied (the base
+/// commit's policy judges the pull request).
+fn policy_change(out: &mut String, c: &crate::policy::diff::PolicyChange) {
+    use crate::report::markdown::escape_cut;
+    let _ = writeln!(
+        out,
+        "\n### Policy change\n\nThis change edits {}. The policy that judges this pull request is the base commit's; this change takes effect only once merged.{}\n",
+        code(&c.path),
+        if c.loosens() {
+            " **It loosens the gate**: review it like code."
+        } else {
+            ""
+        }
+    );
+    if let Some(e) = &c.error {
+        let _ = writeln!(
+            out,
+            "> [!WARNING]\n> The changed policy file does not parse and would be refused once merged: {}\n",
+            escape_cut(e, 400)
+        );
+    }
+    for i in &c.items {
+        let _ = writeln!(
+            out,
+            "- **{}** {}",
+            i.effect.as_str(),
+            escape_cut(&i.text, 400)
+        );
+    }
+    if !c.items.is_empty() {
+        out.push('\n');
+    }
+}
+
 /// The CI section appended to the report.
-pub fn section(r: &ScanResult, g: &Gate, scope: &Scope, lockfile: &str) -> String {
+pub fn section(
+    r: &ScanResult,
+    g: &Gate,
+    scope: &Scope,
+    lockfile: &str,
+    change: Option<&crate::policy::diff::PolicyChange>,
+) -> String {
     let mut out = String::new();
+    if let Some(c) = change {
+        policy_change(&mut out, c);
+    }
     let _ = writeln!(out, "\n### Lockfile review\n");
     if !scope.how.is_empty() {
         let _ = writeln!(out, "_Scope: {}._\n", scope.how);

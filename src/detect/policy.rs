@@ -46,19 +46,6 @@ fn references() -> &'static Regex {
     )
 }
 
-/// Token formats whose shape alone proves a credential.
-fn known_formats() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"(?x)
-        gh[pousr]_[A-Za-z0-9]{30,} | github_pat_[A-Za-z0-9_]{30,} | glpat-[A-Za-z0-9_-]{20,}
-        | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | xox[abposr]-[A-Za-z0-9-]{10,} | AKIA[0-9A-Z]{16}
-        | AIza[0-9A-Za-z_-]{35} | (?:sk|rk)_live_[A-Za-z0-9]{16,} | npm_[A-Za-z0-9]{36}
-        | hf_[A-Za-z0-9]{30,} | -----BEGIN[A-Z\ ]*PRIVATE\ KEY----- | eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.",
-    )
-}
-
 /// Values people put where the real secret should go.
 fn placeholder() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
@@ -69,57 +56,14 @@ fn placeholder() -> &'static Regex {
     )
 }
 
-/// Names that say the value is a credential.
-fn secret_name(key: &str) -> bool {
-    let k = key.to_ascii_uppercase().replace('-', "_");
-    const NOT_SECRET_SUFFIX: &[&str] = &[
-        "_FILE",
-        "_PATH",
-        "_DIR",
-        "_URL",
-        "_URI",
-        "_HOST",
-        "_ENDPOINT",
-        "_TYPE",
-        "_NAME",
-        "_MODE",
-        "_ID",
-        "_HEADER",
-    ];
-    if NOT_SECRET_SUFFIX.iter().any(|s| k.ends_with(s)) {
-        return false;
-    }
-    const SEGMENTS: &[&str] = &[
-        "TOKEN",
-        "SECRET",
-        "PASSWORD",
-        "PASSWD",
-        "PASS",
-        "PWD",
-        "APIKEY",
-        "CREDENTIAL",
-        "CREDENTIALS",
-        "AUTH",
-        "AUTHORIZATION",
-        "COOKIE",
-        "PAT",
-        "PRIVATE",
-        "KEY",
-        "SIGNATURE",
-    ];
-    k.split('_').any(|seg| SEGMENTS.contains(&seg))
-        || ["TOKEN", "SECRET", "PASSWORD", "APIKEY"]
-            .iter()
-            .any(|w| k.contains(w))
-}
-
 /// `Some(confidence)` when `value`, given under `key`, is a literal secret.
 pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
     let v = value.trim();
     if v.is_empty() {
         return None;
     }
-    if known_formats().is_match(&references().replace_all(v, " ")) {
+    // The shared redactor's token formats and secret names (text::redact).
+    if crate::text::redact::credential_formats().is_match(&references().replace_all(v, " ")) {
         return Some(Confidence::Confirmed);
     }
     let residual = references().replace_all(v, "");
@@ -139,7 +83,7 @@ pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
     if residual.chars().count() < 8
         || looks_like_path
         || placeholder().is_match(residual)
-        || !secret_name(key)
+        || !crate::text::redact::secret_name(key)
     {
         return None;
     }

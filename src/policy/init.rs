@@ -105,15 +105,25 @@ pub fn render(result: &ScanResult, lock: Option<&Value>, now: Date) -> String {
         match &sf.transport {
             Transport::Stdio { command, args, .. } => {
                 let _ = writeln!(out, "transport = \"stdio\"");
-                let _ = writeln!(out, "command = {}", q(command));
-                let _ = writeln!(out, "args = {}", list(args));
+                // Pins are written redacted (the file is committed); the
+                // check compares redacted forms, so they still match.
+                let _ = writeln!(
+                    out,
+                    "command = {}",
+                    q(&crate::text::redact_command(command))
+                );
+                let _ = writeln!(out, "args = {}", list(&crate::text::redact_args(args)));
                 if let Some(p) = &sf.package {
-                    let _ = writeln!(out, "package = {}", q(&p.spec));
+                    let _ = writeln!(
+                        out,
+                        "package = {}",
+                        q(&crate::text::redact_command(&p.spec))
+                    );
                 }
             }
             Transport::Remote { url, .. } => {
                 let _ = writeln!(out, "transport = {}", q(sf.transport.kind_str()));
-                let _ = writeln!(out, "url = {}", q(url));
+                let _ = writeln!(out, "url = {}", q(&crate::text::redact_url(url)));
             }
             Transport::Unknown => {}
         }

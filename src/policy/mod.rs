@@ -9,6 +9,7 @@
 //! seed's terms: pass, fail, or exception (owner, expiry).
 
 pub mod date;
+pub mod diff;
 pub mod init;
 
 pub use date::Date;
@@ -57,33 +58,47 @@ fn yes() -> bool {
     true
 }
 
-/// How the policy gates a scan. These override `--fail-on`.
-#[derive(Debug, Clone, Deserialize)]
+/// How the policy gates a scan: stricter than `--fail-on` (or the workflow's
+/// inputs) where it says so, never looser.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GateSettings {
     /// A server or session graded this or worse fails (default: `--fail-on`, itself F by default).
     #[serde(default, deserialize_with = "de_grade")]
     pub fail_on: Option<Grade>,
-    /// Unreviewed drift against the lockfile fails the server.
-    #[serde(default = "yes")]
-    pub drift_fails: bool,
+    /// Unreviewed drift against the lockfile fails the server (default yes;
+    /// `None` when the file does not say, so a CI input is not overridden by a default).
+    #[serde(default)]
+    pub drift_fails: Option<bool>,
     /// A server without an entry fails (MTC-POL-001).
     #[serde(default = "yes")]
     pub require_entries: bool,
+}
+
+impl GateSettings {
+    /// Whether unreviewed drift fails (the file's setting, else yes).
+    pub fn drifts_fail(&self) -> bool {
+        self.drift_fails.unwrap_or(true)
+    }
+    /// The gate grade with `floor` (a workflow input or `--fail-on`) as the
+    /// loosest allowed: a policy may tighten the gate, never loosen it.
+    pub fn fail_on_with_floor(&self, floor: Grade) -> Grade {
+        self.fail_on.map_or(floor, |g| g.min(floor))
+    }
 }
 
 impl Default for GateSettings {
     fn default() -> Self {
         GateSettings {
             fail_on: None,
-            drift_fails: true,
+            drift_fails: None,
             require_entries: true,
         }
     }
 }
 
 /// What one server is approved to be and do.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ServerEntry {
     /// The team or person who owns the risk.
@@ -154,7 +169,7 @@ impl TransportPin {
 }
 
 /// A time-limited exception for one rule on one server (optionally one tool).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SuppressionEntry {
     #[serde(deserialize_with = "de_rule")]
@@ -296,7 +311,7 @@ pub struct PolicyVerdict {
 #[derive(Debug, Clone, Serialize)]
 pub struct PolicyOutcome {
     pub path: String,
-    /// The effective gate grade (the policy's, else `--fail-on`).
+    /// The effective gate grade (the stricter of the policy's and `--fail-on`).
     pub fail_on: Grade,
     pub drift_fails: bool,
     pub require_entries: bool,
@@ -333,31 +348,9 @@ fn endpoints(t: &Transport) -> Vec<(String, url::Url)> {
     }
 }
 
-/// A URL fit to print: credentials in the userinfo and query values redacted.
+/// A URL fit to print: the shared redactor (userinfo, secret parameters).
 fn safe_url(raw: &str) -> String {
-    let Ok(mut u) = url::Url::parse(raw) else {
-        return raw.to_string();
-    };
-    if let Some(pw) = u.password().map(crate::text::redact) {
-        let _ = u.set_password(Some(&pw));
-    }
-    if u.query().is_some() {
-        let pairs: Vec<(String, String)> = u
-            .query_pairs()
-            .map(|(k, v)| {
-                (
-                    k.into_owned(),
-                    if v.is_empty() {
-                        String::new()
-                    } else {
-                        crate::text::redact(&v)
-                    },
-                )
-            })
-            .collect();
-        u.query_pairs_mut().clear().extend_pairs(pairs);
-    }
-    u.to_string()
+    crate::text::redact_url(raw)
 }
 
 fn is_loopback(u: &url::Url) -> bool {
@@ -533,16 +526,23 @@ fn check_pin(
     let mut pinned = false;
     match &s.transport {
         Transport::Stdio { command, args, .. } => {
+            // Pins compare in redacted form on both sides: a policy drafted by
+            // `policy init` (which never writes a secret) matches the config.
             if let Some(c) = &e.command {
                 pinned = true;
-                if c != command {
-                    differs("command", command.clone(), c.clone());
+                let (actual, pin) = (
+                    crate::text::redact_command(command),
+                    crate::text::redact_command(c),
+                );
+                if actual != pin {
+                    differs("command", actual, pin);
                 }
             }
             if let Some(a) = &e.args {
                 pinned = true;
-                if a != args {
-                    differs("arguments", args.join(" "), a.join(" "));
+                let (actual, pin) = (crate::text::redact_args(args), crate::text::redact_args(a));
+                if actual != pin {
+                    differs("arguments", actual.join(" "), pin.join(" "));
                 }
             }
             if let Some(pk) = &e.package {
@@ -550,17 +550,18 @@ fn check_pin(
                 let actual = s
                     .package
                     .as_ref()
-                    .map(|p| p.spec.clone())
+                    .map(|p| crate::text::redact_command(&p.spec))
                     .unwrap_or_else(|| "(no package)".into());
-                if actual != *pk {
-                    differs("package", actual, pk.clone());
+                let pk = crate::text::redact_command(pk);
+                if actual != pk {
+                    differs("package", actual, pk);
                 }
             }
         }
         Transport::Remote { url, .. } => {
             if let Some(u) = &e.url {
                 pinned = true;
-                if u != url {
+                if safe_url(u) != safe_url(url) {
                     differs("URL", safe_url(url), safe_url(u));
                 }
             }
@@ -573,12 +574,17 @@ fn check_pin(
                 "MTC-POL-008",
                 format!(
                     "server `{}` runs package `{}` without an immutable version",
-                    s.name, pkg.spec
+                    s.name,
+                    crate::text::redact_command(&pkg.spec)
                 ),
                 here.clone(),
             )
             .server(&s.id)
-            .evidence(format!("{} {}", pkg.registry, pkg.spec)),
+            .evidence(format!(
+                "{} {}",
+                pkg.registry,
+                crate::text::redact_command(&pkg.spec)
+            )),
         );
     }
     if !pinned {
@@ -622,9 +628,10 @@ fn suppress(findings: &mut [Finding], scope: &str, active: &[&SuppressionEntry])
 }
 
 /// Apply a policy to a finished pipeline result (see the module docs).
-/// `root` is the repository root; `cli_fail_on` is `--fail-on`, which the policy's gate overrides.
+/// `root` is the repository root; `cli_fail_on` is `--fail-on` (or the workflow's
+/// `fail-on`): the policy's gate may be stricter, never looser.
 pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade, root: &Path) {
-    let fail_on = p.gate.fail_on.unwrap_or(cli_fail_on);
+    let fail_on = p.gate.fail_on_with_floor(cli_fail_on);
     let mut own = Vec::new();
 
     for sr in result.servers.iter_mut().filter(|s| !s.surface.disabled) {
@@ -675,7 +682,8 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
         let scanned = result.files.iter().any(|(f, _)| f == file)
             || result.skipped.iter().any(|(f, _)| f == file)
             || result.servers.iter().any(|s| s.surface.id == *id);
-        if scanned || !root.join(file).exists() {
+        let exists = crate::acquire::confine::inside(root, file).is_some_and(|p| p.exists());
+        if scanned || !exists {
             own.push(
                 Finding::new("MTC-POL-011", format!("the policy approves server `{id}`, which no scanned config enables any more"), p.loc(&format!("/servers/{}", ptr_seg(id))))
                     .server(id)
@@ -716,7 +724,7 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
     result.policy = Some(PolicyOutcome {
         path: p.path.clone(),
         fail_on,
-        drift_fails: p.gate.drift_fails,
+        drift_fails: p.gate.drifts_fail(),
         require_entries: p.gate.require_entries,
         findings: own,
     });
@@ -756,7 +764,7 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: Grade) -> PolicyVerdic
         review_expires: entry.map(|e| e.review_expires.to_string()),
         exception: None,
     };
-    if p.gate.drift_fails && sr.drift.is_some() {
+    if p.gate.drifts_fail() && sr.drift.is_some() {
         v.reasons
             .push("unreviewed drift against the lockfile".into());
     }
@@ -856,9 +864,18 @@ pub fn enforce(
     cli_fail_on: Grade,
     max_bytes: u64,
 ) -> Result<Verdict, InputError> {
+    // The default file is the repository's: read only inside it (a symlink
+    // leaving the repository is refused). An explicit `--policy` is the user's choice.
     let path = match explicit {
         Some(p) => Some(p.to_path_buf()),
-        None => Some(root.join(DEFAULT_FILE)).filter(|p| p.is_file()),
+        None => {
+            let ws = crate::acquire::confine::Workspace::new(root)
+                .map_err(|e| InputError::new(DEFAULT_FILE, e.to_string()))?;
+            let (p, _) = ws.resolve(DEFAULT_FILE).map_err(|e| {
+                InputError::new(DEFAULT_FILE, format!("{e}; pass --policy FILE to use it"))
+            })?;
+            Some(p).filter(|p| p.is_file())
+        }
     };
     if let Some(path) = path {
         let display = crate::acquire::display_path(&path, root);

@@ -56,7 +56,7 @@ fn a_full_policy_parses_with_defaults() {
     )
     .unwrap();
     assert_eq!(p.gate.fail_on, None);
-    assert!(p.gate.drift_fails && p.gate.require_entries);
+    assert!(p.gate.drifts_fail() && p.gate.require_entries);
     assert_eq!(
         p.suppressions[0].rule, "MTC-META-001",
         "rule ids are canonicalised"

@@ -57,18 +57,19 @@ struct SourceOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     client: Option<&'static str>,
     transport: &'static str,
+    /// Launch facts are shown redacted (credentials in arguments and URLs).
     #[serde(skip_serializing_if = "Option::is_none")]
-    command: Option<&'a str>,
+    command: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    args: Option<&'a [String]>,
+    args: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    url: Option<&'a str>,
+    url: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     env: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     headers: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    package: Option<&'a PackageId>,
+    package: Option<PackageId>,
 }
 
 #[derive(Serialize)]
@@ -163,8 +164,8 @@ fn server(s: &ServerResult) -> Server<'_> {
             env_names,
             ..
         } => (
-            Some(command.as_str()),
-            Some(args.as_slice()),
+            Some(crate::text::redact_command(command)),
+            Some(crate::text::redact_args(args)),
             Some(env_names.as_slice()),
             None,
             None,
@@ -175,7 +176,7 @@ fn server(s: &ServerResult) -> Server<'_> {
             None,
             None,
             None,
-            Some(url.as_str()),
+            Some(crate::text::redact_url(url)),
             Some(header_names.as_slice()),
         ),
         Transport::Unknown => (None, None, None, None, None),
@@ -195,7 +196,7 @@ fn server(s: &ServerResult) -> Server<'_> {
             url,
             env,
             headers,
-            package: s.surface.package.as_ref(),
+            package: s.surface.package.as_ref().map(redacted_package),
         },
         session: s.surface.session.as_deref(),
         coverage: s.surface.coverage.as_str(),
@@ -213,6 +214,14 @@ fn server(s: &ServerResult) -> Server<'_> {
         notes: &s.surface.notes,
         policy: s.policy.as_ref(),
     }
+}
+
+/// A package id as reports show it: a spec like `git+https://user:token@…` redacted.
+pub fn redacted_package(p: &PackageId) -> PackageId {
+    let mut p = p.clone();
+    p.spec = crate::text::redact_command(&p.spec);
+    p.name = crate::text::redact_command(&p.name);
+    p
 }
 
 fn session(s: &SessionResult) -> Session<'_> {
@@ -276,8 +285,11 @@ pub fn render(r: &ScanResult, verdict: &Verdict) -> String {
             gate: verdict,
         },
     };
-    let mut s = serde_json::to_string_pretty(&report)
-        .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
+    // Log-safe (no `##[` from scanned text), decoding to the same values.
+    let mut s = crate::text::log_json(
+        serde_json::to_string_pretty(&report)
+            .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}")),
+    );
     s.push('\n');
     s
 }

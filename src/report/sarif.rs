@@ -315,6 +315,12 @@ pub fn render(r: &ScanResult, v: &Verdict) -> String {
 
 /// Render the SARIF log, keeping within `limits`.
 pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
+    render_inner(r, v, limits, true)
+}
+
+/// `predict`: size the shrink loop from per-result sizes (serialise once);
+/// otherwise serialise at every step (the reference the tests compare with).
+fn render_inner(r: &ScanResult, v: &Verdict, limits: &Limits, predict: bool) -> String {
     // Every finding with the scope it belongs to, in report order.
     let mut all: Vec<(&Finding, &str, &'static str)> = Vec::new();
     for s in &r.servers {
@@ -400,13 +406,14 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
         occurrence.insert(c.order, *n);
         *n += 1;
     }
-    let results: Vec<sarif::Result> = candidates
+    // Only results that can be kept are built (a 60,000-server scan has
+    // 150,000 candidates and keeps 25,000): building them all was most of the run.
+    let total = candidates.len();
+    let mut keep = total.min(limits.max_results);
+    let mut results: Vec<sarif::Result> = candidates[..keep]
         .iter()
         .map(|c| result(c, &rule_index, occurrence[&c.order]))
         .collect();
-
-    let total = results.len();
-    let mut keep = total.min(limits.max_results);
     let driver = sarif::ToolComponent::builder()
         .name("mcptrustchecker")
         .full_name(format!("MCP Trust Checker {}", crate::VERSION))
@@ -416,7 +423,7 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
         .rules(rules.iter().map(descriptor).collect::<Vec<_>>())
         .build();
     let run_props = run_properties(r, v);
-    loop {
+    let log_for = |results: Vec<sarif::Result>, keep: usize| -> sarif::Sarif {
         let mut n = notes.clone();
         if keep < total {
             n.push(notification(
@@ -443,23 +450,131 @@ pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
             .automation_details(sarif::RunAutomationDetails::builder().id(CATEGORY).build())
             .column_kind(json!("unicodeCodePoints"))
             .invocations(vec![invocation])
-            .results(results[..keep].to_vec())
+            .results(results)
             .properties(run_props.clone())
             .build();
-        let log = sarif::Sarif::builder()
+        sarif::Sarif::builder()
             .schema(SCHEMA_URI)
             .version(json!("2.1.0"))
             .runs(vec![run])
-            .build();
-        let mut text = serde_json::to_string_pretty(&log)
-            .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"));
+            .build()
+    };
+    // Log-safe (no `##[` from scanned text), decoding to the same values.
+    let serialize = |log: &sarif::Sarif| -> String {
+        let mut text = crate::text::log_json(
+            serde_json::to_string_pretty(log)
+                .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}")),
+        );
         text.push('\n');
+        text
+    };
+    // GitHub's byte limit is met by dropping the least severe results,
+    // shrinking proportionally. The size of the log for any number of results is
+    // known exactly from each result's own size and the size of the log
+    // without results, so the whole log is serialised once, not once per step.
+    let plan = if predict {
+        predicted_keep(&results, keep, total, limits, |k| {
+            serialize(&log_for(Vec::new(), k)).len()
+        })
+    } else {
+        None
+    };
+    if let Some((k, expected)) = plan {
+        results.truncate(k);
+        let text = serialize(&log_for(results, k));
+        // Exact by construction; every test that renders SARIF checks it.
+        debug_assert_eq!(text.len(), expected, "SARIF size prediction");
+        if text.len() == expected {
+            return text;
+        }
+        // The prediction did not hold (it always should): the slow, direct way.
+        results = candidates[..keep]
+            .iter()
+            .map(|c| result(c, &rule_index, occurrence[&c.order]))
+            .collect();
+    }
+    loop {
+        let mut log = log_for(std::mem::take(&mut results), keep);
+        let text = serialize(&log);
         if text.len() <= limits.max_bytes || keep == 0 {
             return text;
         }
-        // Shrink proportionally (with a margin), then by at least one result.
-        let scaled = (keep as f64 * limits.max_bytes as f64 / text.len() as f64 * 0.95) as usize;
-        keep = scaled.min(keep - 1);
+        // Shrink proportionally (with a margin), then by at least one result;
+        // the results move back out of the log instead of being rebuilt.
+        keep = next_keep(keep, text.len(), limits);
+        results = log
+            .runs
+            .first_mut()
+            .and_then(|run| run.results.take())
+            .unwrap_or_default();
+        results.truncate(keep);
+    }
+}
+
+/// The next number of results to try when the log is `len` bytes with `keep`.
+fn next_keep(keep: usize, len: usize, limits: &Limits) -> usize {
+    let scaled = (keep as f64 * limits.max_bytes as f64 / len as f64 * 0.95) as usize;
+    scaled.min(keep - 1)
+}
+
+/// Indentation of a result in the pretty log: `runs[0].results[i]` is four
+/// levels deep, two spaces each.
+const RESULT_DEPTH: usize = 4;
+/// `log_json` writes `##[` (3 bytes) as `#\u0023[` (8 bytes).
+const LEGACY_GROWTH: usize = 5;
+
+/// The shrink loop run on sizes instead of serialised logs: which number of
+/// results the loop ends with, and the log's exact length then. `skeleton(k)`
+/// is the length of the log with no results and the notes for `k` results
+/// kept. `None` when there is nothing to predict (no results).
+fn predicted_keep(
+    results: &[sarif::Result],
+    mut keep: usize,
+    total: usize,
+    limits: &Limits,
+    skeleton: impl Fn(usize) -> usize,
+) -> Option<(usize, usize)> {
+    if results.is_empty() {
+        return None;
+    }
+    let indent = 2 * RESULT_DEPTH;
+    let mut prefix = Vec::with_capacity(results.len() + 1);
+    prefix.push(0usize);
+    for res in results {
+        let s = serde_json::to_string_pretty(res).ok()?;
+        let e =
+            s.len() + indent * s.matches('\n').count() + LEGACY_GROWTH * s.matches("##[").count();
+        prefix.push(prefix.last().copied().unwrap_or(0) + e);
+    }
+    // The skeleton depends on `k` only through the digits of the omission note.
+    let digits = |n: usize| n.to_string().len();
+    let full = skeleton(total.min(keep));
+    let omitted_at = keep - 1;
+    let omitted = skeleton(omitted_at);
+    let skel = |k: usize| -> usize {
+        if k == total {
+            full
+        } else {
+            omitted + digits(total - k) + digits(k)
+                - digits(total - omitted_at)
+                - digits(omitted_at)
+        }
+    };
+    // `"results": []` becomes `[`, per result a separator, indent and the
+    // result, then a line break, the closing indent and `]`.
+    let len = |k: usize| -> usize {
+        if k == 0 {
+            skel(0)
+        } else {
+            skel(k) - 2 + 2 * k + indent * k + prefix[k] + indent
+        }
+    };
+    loop {
+        let l = len(keep);
+        if l <= limits.max_bytes || keep == 0 {
+            return Some((keep, l));
+        }
+        keep = next_keep(keep, l, limits);
     }
 }
 
@@ -647,6 +762,55 @@ mod tests {
         let n = v["runs"][0]["results"].as_array().unwrap().len();
         assert!(n < 31 && n > 0, "{n}");
         assert_eq!(v["runs"][0]["results"][0]["ruleId"], "MTC-UNI-001");
+    }
+
+    /// The predicted shrink ends exactly where serialising at every step ends,
+    /// byte for byte, whatever the limits (hostile `##[` text included).
+    #[test]
+    fn predicted_shrink_equals_the_serialising_loop() {
+        let mut fs = Vec::new();
+        for i in 0..120 {
+            let mut f = finding(
+                if i % 3 == 0 {
+                    "MTC-UNI-001"
+                } else {
+                    "MTC-META-002"
+                },
+                "mcp.json",
+                i + 1,
+                &format!("t{i} ##[add-mask]x{}", "y".repeat(i as usize % 17)),
+            );
+            f.evidence = format!("e{i}\n##[error]{}", "z".repeat(i as usize));
+            fs.push(f);
+        }
+        let r = ScanResult {
+            servers: vec![
+                server("mcp.json#a", fs),
+                server("b##[x].json#b", Vec::new()),
+            ],
+            ..Default::default()
+        };
+        let full = render_with(&r, &verdict(), &Limits::default()).len();
+        for (max_results, max_bytes) in [
+            (25_000, 10_000_000),
+            (100, 10_000_000),
+            (25_000, full - 1),
+            (25_000, full / 2),
+            (30, full / 3),
+            (25_000, 3_000),
+            (25_000, 10),
+            (7, 10),
+        ] {
+            let limits = Limits {
+                max_results,
+                max_bytes,
+            };
+            assert_eq!(
+                render_inner(&r, &verdict(), &limits, true),
+                render_inner(&r, &verdict(), &limits, false),
+                "{max_results} results, {max_bytes} bytes"
+            );
+        }
     }
 
     #[test]

@@ -104,10 +104,12 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
         );
         let t = &s.surface.transport;
         let launch = match t {
-            crate::surface::Transport::Stdio { command, args, .. } => {
-                format!("{} {}", command, args.join(" "))
-            }
-            crate::surface::Transport::Remote { url, .. } => url.clone(),
+            crate::surface::Transport::Stdio { command, args, .. } => format!(
+                "{} {}",
+                crate::text::redact_command(command),
+                crate::text::redact_args(args).join(" ")
+            ),
+            crate::surface::Transport::Remote { url, .. } => crate::text::redact_url(url),
             crate::surface::Transport::Unknown => "-".into(),
         };
         let _ = writeln!(
@@ -191,7 +193,8 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
             let _ = writeln!(out, "gate passed: nothing to grade");
         }
     }
-    out
+    // A file name, id or tool name could hold `##[…]` or start a line with `::`.
+    crate::text::log_text(&out).into_owned()
 }
 
 /// `pass (owner X, review until D)`, `FAIL: reasons`, or `exception (owner, until D): reasons`.

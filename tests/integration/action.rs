@@ -114,6 +114,7 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
         ("fail-on", "F"),
         ("fail-on-drift", "true"),
         ("live", "false"),
+        ("pass-env", ""),
         ("online", "false"),
         ("include-builtins", ""),
         ("policy", ""),

@@ -66,3 +66,13 @@ fn fuzz_corpus_markdown_escape() {
 fn fuzz_corpus_sarif() {
     replay("sarif", targets::sarif);
 }
+
+#[test]
+fn fuzz_corpus_confine() {
+    replay("confine", targets::confine);
+}
+
+#[test]
+fn fuzz_corpus_log_redact() {
+    replay("log_redact", targets::log_redact);
+}

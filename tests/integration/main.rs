@@ -3,6 +3,7 @@
 
 mod action;
 mod bad_input;
+mod boundaries;
 mod ci;
 mod common;
 mod detection;

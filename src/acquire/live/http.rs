@@ -121,23 +121,36 @@ fn client(opts: &LiveOptions) -> Result<reqwest::Client, String> {
         .map_err(|e| format!("cannot build the HTTP client: {}", describe(&e)))
 }
 
-/// Headers from the config; values come from the environment only through
-/// `${VAR}` / `${env:VAR}`. Values are never reported.
-fn headers(s: &ServerSurface, notes: &mut Vec<String>) -> HeaderMap {
+/// Headers from the config. A `${VAR}` reference is resolved only when the
+/// user named the variable (`--pass-env`); otherwise the header is not sent,
+/// so a remote host never receives the scanner's (or the CI job's) secrets.
+/// Values are never reported.
+fn headers(s: &ServerSurface, pass: &super::PassEnv, notes: &mut Vec<String>) -> HeaderMap {
+    use super::Expanded;
     let lookup = |n: &str| std::env::var(n).ok();
     let mut map = HeaderMap::new();
     for (name, value) in &s.headers {
         if value.is_empty() {
             continue;
         }
-        let (v, missing) = super::expand_vars(value, &lookup);
-        for m in missing {
-            notes.push(format!(
-                "header `{}` references `{}`, which is not set",
-                crate::text::visible(name),
-                crate::text::visible(&m)
-            ));
-        }
+        let shown = crate::text::visible(name);
+        let v = match pass.expand(value, &lookup) {
+            Expanded::Value(v) => v,
+            Expanded::Withheld(names) => {
+                notes.push(format!(
+                    "header `{shown}` refers to `{}` from the scanner's environment; not sent (name it with --pass-env to send it)",
+                    crate::text::visible(&names.join("`, `"))
+                ));
+                continue;
+            }
+            Expanded::Missing(names) => {
+                notes.push(format!(
+                    "header `{shown}` references `{}`, which is not set; not sent",
+                    crate::text::visible(&names.join("`, `"))
+                ));
+                continue;
+            }
+        };
         match (
             HeaderName::from_bytes(name.as_bytes()),
             HeaderValue::from_str(&v),
@@ -147,8 +160,7 @@ fn headers(s: &ServerSurface, notes: &mut Vec<String>) -> HeaderMap {
                 map.insert(n, hv);
             }
             _ => notes.push(format!(
-                "header `{}` is not a valid HTTP header; not sent",
-                crate::text::visible(name)
+                "header `{shown}` is not a valid HTTP header; not sent"
             )),
         }
     }
@@ -175,7 +187,7 @@ pub(super) async fn scan(
     }
     report.tls = Some(url.scheme() == "https");
     report.bind = local_bind(&url);
-    let hdrs = headers(s, &mut report.notes);
+    let hdrs = headers(s, &opts.pass_env, &mut report.notes);
     let client = match client(opts) {
         Ok(c) => c,
         Err(e) => {

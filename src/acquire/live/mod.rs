@@ -39,6 +39,8 @@ pub struct LiveOptions {
     pub allow_any_command: bool,
     /// Bare executable names allowed for stdio servers.
     pub exec_allowlist: Vec<String>,
+    /// Variables of the scanner's environment that servers may receive (`--pass-env`).
+    pub pass_env: PassEnv,
     /// When set, the only hosts a remote server (and its redirects) may use.
     pub host_allowlist: Option<Vec<String>>,
     /// Most HTTP redirects followed per request.
@@ -66,6 +68,7 @@ impl Default for LiveOptions {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            pass_env: PassEnv::default(),
             host_allowlist: None,
             max_redirects: 3,
             max_stderr_bytes: 64 * 1024,
@@ -401,34 +404,98 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
     out
 }
 
-/// Expand `${VAR}` and `${env:VAR}` from `lookup`; anything else is literal.
-/// Returns the value and the names that were not set.
-pub fn expand_vars(value: &str, lookup: &dyn Fn(&str) -> Option<String>) -> (String, Vec<String>) {
-    let mut out = String::new();
-    let mut missing = Vec::new();
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[start..]);
-            rest = "";
+/// The `${VAR}` / `${env:VAR}` references of a value: `(byte range, name)`.
+fn references(value: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(rel) = value[from..].find("${") {
+        let start = from + rel;
+        let Some(end_rel) = value[start + 2..].find('}') else {
             break;
         };
-        let inner = &after[..end];
+        let end = start + 2 + end_rel + 1;
+        let inner = &value[start + 2..end - 1];
         let name = inner.strip_prefix("env:").unwrap_or(inner);
         if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            match lookup(name) {
-                Some(v) => out.push_str(&v),
-                None => missing.push(name.to_string()),
-            }
-        } else {
-            out.push_str(&rest[start..start + 2 + end + 1]);
+            out.push((start..end, name.to_string()));
         }
-        rest = &after[end + 1..];
+        from = end;
     }
-    out.push_str(rest);
-    (out, missing)
+    out
+}
+
+/// Names a value refers to with `${VAR}` or `${env:VAR}` (in order, repeats kept).
+pub fn referenced_vars(value: &str) -> Vec<String> {
+    references(value).into_iter().map(|(_, n)| n).collect()
+}
+
+/// The variables of the scanner's own environment that a spawned server or a
+/// remote host may receive: only those the user named with `--pass-env NAME`
+/// (action input `pass-env`). Everything else a config asks for is withheld,
+/// so a hostile config cannot collect `GITHUB_TOKEN` or the runner's tokens.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassEnv {
+    names: std::collections::BTreeSet<String>,
+}
+
+/// A value after [`PassEnv::expand`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expanded {
+    /// Every reference was allowed and set (or there was none).
+    Value(String),
+    /// References to variables the user did not name: the value is not passed at all.
+    Withheld(Vec<String>),
+    /// Named but not set in the scanner's environment.
+    Missing(Vec<String>),
+}
+
+impl PassEnv {
+    pub fn new<I: IntoIterator<Item = String>>(names: I) -> PassEnv {
+        PassEnv {
+            names: names
+                .into_iter()
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect(),
+        }
+    }
+    /// Whether the user named this variable (exact, case-sensitive).
+    pub fn allows(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+    pub fn names(&self) -> impl Iterator<Item = &String> {
+        self.names.iter()
+    }
+    /// Resolve `${VAR}` / `${env:VAR}` in a config value from `lookup`, for
+    /// the named variables only; anything else in the value is literal.
+    pub fn expand(&self, value: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Expanded {
+        let refs = references(value);
+        let withheld: Vec<String> = refs
+            .iter()
+            .filter(|(_, n)| !self.allows(n))
+            .map(|(_, n)| n.clone())
+            .collect();
+        if !withheld.is_empty() {
+            return Expanded::Withheld(withheld);
+        }
+        let mut out = String::with_capacity(value.len());
+        let mut missing = Vec::new();
+        let mut at = 0;
+        for (range, name) in refs {
+            out.push_str(&value[at..range.start]);
+            match lookup(&name) {
+                Some(v) => out.push_str(&v),
+                None => missing.push(name),
+            }
+            at = range.end;
+        }
+        out.push_str(&value[at..]);
+        if missing.is_empty() {
+            Expanded::Value(out)
+        } else {
+            Expanded::Missing(missing)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -436,14 +503,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn expands_only_braced_variables() {
+    fn expands_only_named_variables() {
         let lookup = |n: &str| (n == "TOKEN").then(|| "s3cret".to_string());
-        assert_eq!(expand_vars("Bearer ${TOKEN}", &lookup).0, "Bearer s3cret");
-        assert_eq!(expand_vars("${env:TOKEN}", &lookup).0, "s3cret");
+        let pass = PassEnv::new(["TOKEN".to_string(), "NOPE".to_string()]);
         assert_eq!(
-            expand_vars("$TOKEN and ${NOPE}", &lookup),
-            ("$TOKEN and ".to_string(), vec!["NOPE".to_string()])
+            pass.expand("Bearer ${TOKEN}", &lookup),
+            Expanded::Value("Bearer s3cret".into())
         );
-        assert_eq!(expand_vars("${a b} ${", &lookup).0, "${a b} ${");
+        assert_eq!(
+            pass.expand("${env:TOKEN}", &lookup),
+            Expanded::Value("s3cret".into())
+        );
+        assert_eq!(
+            pass.expand("$TOKEN and ${NOPE}", &lookup),
+            Expanded::Missing(vec!["NOPE".into()])
+        );
+        assert_eq!(
+            pass.expand("${a b} ${", &lookup),
+            Expanded::Value("${a b} ${".into())
+        );
+        // Not named: withheld, whatever the scanner's environment holds.
+        let none = PassEnv::default();
+        assert_eq!(
+            none.expand("Bearer ${GITHUB_TOKEN}", &|_| Some("ghs_job".into())),
+            Expanded::Withheld(vec!["GITHUB_TOKEN".into()])
+        );
+        assert_eq!(
+            referenced_vars("${A}-${env:B}-${c d}-$E"),
+            vec!["A".to_string(), "B".to_string()]
+        );
     }
 }

@@ -20,7 +20,9 @@ pub(super) async fn scan(
     opts: &LiveOptions,
 ) -> (LiveReport, Option<Catalog>) {
     let mut report = LiveReport::new(&s.id, Outcome::Complete);
-    if let Err(e) = sandbox::check_command(command, &opts.exec_allowlist, opts.allow_any_command) {
+    if let Err(e) =
+        sandbox::check_invocation(command, args, &opts.exec_allowlist, opts.allow_any_command)
+    {
         report.outcome = Outcome::Refused(e);
         return (report, None);
     }
@@ -34,7 +36,7 @@ pub(super) async fn scan(
         return (report, None);
     };
     let lookup = |n: &str| std::env::var(n).ok();
-    let (env, notes) = sandbox::build_env(&s.env, &lookup, home.path());
+    let (env, notes) = sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path());
     report.notes.extend(notes);
     report.transport = Some("stdio".into());
 

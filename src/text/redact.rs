@@ -1,0 +1,570 @@
+//! The one redactor for every output, the lockfile included.
+//!
+//! A config's launch line, URL and headers can carry credentials: a token
+//! passed as `--token ghp_…`, `https://user:pass@host/?api_key=…`, a
+//! `Authorization: Bearer …` header inside a shell command. Every report,
+//! annotation and the lockfile show these through here. Only the secret part is
+//! replaced, so a finding about a URL still shows its scheme, host and path.
+//!
+//! Text with no secret comes back unchanged (byte for byte): lockfile digests of
+//! launch lines without credentials do not move.
+//!
+//! What counts as secret:
+//! - credential-shaped values anywhere (GitHub, GitLab, OpenAI, Anthropic,
+//!   Slack, AWS, Google, Stripe, npm, Hugging Face tokens, JWTs, PEM keys);
+//! - URL userinfo (the password, or a token-like user name);
+//! - values of secret-named query parameters (`token`, `api_key`, `key`,
+//!   `sig`, `password`, `access_token`, …) and of secret-named flags
+//!   (`--token X`, `--api-key=X`) and shell assignments (`API_KEY=X cmd`);
+//! - the credential of an `Authorization`/`Cookie`/`X-API-Key` header in text;
+//! - in launch arguments only, a long high-entropy word (mixed case and digits).
+//!
+//! References resolved at launch (`${VAR}`, `$VAR`, `%VAR%`, `{env:VAR}`) are
+//! not secrets and stay readable.
+
+use regex::Regex;
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    cell.get_or_init(|| {
+        Regex::new(pattern).unwrap_or_else(|e| panic!("built-in regex {pattern}: {e}"))
+    })
+}
+
+/// Token formats whose shape alone proves a credential.
+pub fn credential_formats() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"(?x)
+        (?-u:\b)(?: gh[pousr]_[A-Za-z0-9]{30,} | github_pat_[A-Za-z0-9_]{30,} | glpat-[A-Za-z0-9_-]{20,}
+        | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | xox[abposr]-[A-Za-z0-9-]{10,} | (?:AKIA|ASIA)[0-9A-Z]{16}
+        | AIza[0-9A-Za-z_-]{35} | (?:sk|rk)_live_[A-Za-z0-9]{16,} | npm_[A-Za-z0-9]{36}
+        | hf_[A-Za-z0-9]{30,} | eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]* )
+        | -----BEGIN[A-Z\ ]*PRIVATE\ KEY-----(?s:.*?)(?:-----END[A-Z\ ]*PRIVATE\ KEY-----|\z)",
+    )
+}
+
+/// Prefixes worth keeping in a redacted token: they say what kind of credential it was.
+const KEEP_PREFIX: &[&str] = &[
+    "github_pat_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "glpat-",
+    "sk-ant-",
+    "sk-proj-",
+    "sk_live_",
+    "rk_live_",
+    "sk-",
+    "xoxa-",
+    "xoxb-",
+    "xoxo-",
+    "xoxp-",
+    "xoxr-",
+    "xoxs-",
+    "AKIA",
+    "ASIA",
+    "AIza",
+    "npm_",
+    "hf_",
+    "eyJ",
+    "-----BEGIN",
+];
+
+/// The replacement for a secret value: its kind prefix (when it has a known
+/// one) and its length, never any other character of it.
+pub fn redacted(secret: &str) -> String {
+    let n = secret.chars().count();
+    // The kind prefix is kept only ahead of a real body (a bare `sk-x` keeps nothing).
+    match KEEP_PREFIX
+        .iter()
+        .find(|p| secret.starts_with(**p) && n >= p.chars().count() + 8)
+    {
+        Some(p) => format!("{p}…[REDACTED {n} chars]"),
+        None => format!("[REDACTED {n} chars]"),
+    }
+}
+
+/// Already redacted here (so redaction is idempotent).
+fn is_marker(v: &str) -> bool {
+    v.contains("[REDACTED")
+}
+
+/// A value resolved at launch (`${VAR}`, `$VAR`, `%VAR%`, `{env:VAR}`,
+/// `${{ secrets.X }}`), or a placeholder: not itself a secret.
+pub fn is_reference(v: &str) -> bool {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r"^(?:\$\{\{[^}]*\}\}|\$\{[^}]*\}|\{env:[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%|<[^>]*>)$",
+    )
+    .is_match(v.trim_matches(['"', '\'']))
+}
+
+/// Names that say the value is a credential (env keys, query parameters, flag
+/// names; case and `-`/`_` do not matter).
+pub fn secret_name(key: &str) -> bool {
+    let k = key
+        .trim_start_matches('-')
+        .to_ascii_uppercase()
+        .replace('-', "_");
+    const NOT_SECRET_SUFFIX: &[&str] = &[
+        "_FILE",
+        "_PATH",
+        "_DIR",
+        "_URL",
+        "_URI",
+        "_HOST",
+        "_ENDPOINT",
+        "_TYPE",
+        "_NAME",
+        "_MODE",
+        "_ID",
+        "_HEADER",
+        "_ENV",
+        "_VAR",
+        "_LENGTH",
+    ];
+    // `--no-auth` is a switch, not a credential.
+    if k.is_empty() || k.starts_with("NO_") || NOT_SECRET_SUFFIX.iter().any(|s| k.ends_with(s)) {
+        return false;
+    }
+    const SEGMENTS: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "PASS",
+        "PWD",
+        "APIKEY",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "AUTH",
+        "AUTHORIZATION",
+        "COOKIE",
+        "PAT",
+        "PRIVATE",
+        "KEY",
+        "SIG",
+        "SIGNATURE",
+    ];
+    k.split('_').any(|seg| SEGMENTS.contains(&seg))
+        || ["TOKEN", "SECRET", "PASSWORD", "APIKEY"]
+            .iter()
+            .any(|w| k.contains(w))
+}
+
+/// A long, mixed-case, digit-bearing word: how an API key without a known
+/// prefix looks (used on launch arguments only: a description may hold base64).
+pub fn high_entropy(w: &str) -> bool {
+    let n = w.len();
+    if !(32..=4096).contains(&n)
+        || w.starts_with(['/', '-'])
+        || w.contains("//")
+        || !w
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'='))
+        || !w.bytes().any(|b| b.is_ascii_uppercase())
+        || !w.bytes().any(|b| b.is_ascii_lowercase())
+        || !w.bytes().any(|b| b.is_ascii_digit())
+        || w.bytes().filter(|&b| b == b'/').count() > 3
+    {
+        return false;
+    }
+    let mut counts = [0u32; 128];
+    for b in w.bytes() {
+        counts[b as usize] += 1;
+    }
+    let entropy: f64 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n as f64;
+            -p * p.log2()
+        })
+        .sum();
+    entropy >= 4.0
+}
+
+fn urls() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(&R, r#"[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>`\\]+"#)
+}
+
+fn headers() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r#"(?i)(?-u:\b)((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-goog-api-key|cookie)(\s*[:=]\s*)((?:bearer|basic|token|bot)\s+)?([^\s"',;]+)"#,
+    )
+}
+
+fn flag_pairs() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r#"(^|[\s"'])(--?[A-Za-z][A-Za-z0-9_.-]*)(=|\s+)([^\s"'=]+)"#,
+    )
+}
+
+fn assignments() -> &'static Regex {
+    static R: OnceLock<Regex> = OnceLock::new();
+    re(
+        &R,
+        r#"(^|[\s"';&|(])([A-Za-z_][A-Za-z0-9_]*)=([^\s"';&|)]+)"#,
+    )
+}
+
+/// A quick test that nothing below can match, so clean text is not rewritten.
+fn might_hold_secret(s: &str) -> bool {
+    s.contains("://")
+        || s.contains('=')
+        || s.contains('-')
+        || s.contains(':')
+        || s.contains('_')
+        || s.contains("AKIA")
+        || s.contains("ASIA")
+        || s.contains("AIza")
+        || s.contains("eyJ")
+}
+
+/// `re.replace_all` that keeps `text` (and its allocation) when nothing matched.
+fn replace<'a>(
+    text: Cow<'a, str>,
+    re: &Regex,
+    f: impl FnMut(&regex::Captures<'_>) -> String,
+) -> Cow<'a, str> {
+    let replaced = match re.replace_all(&text, f) {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    match replaced {
+        Some(s) => Cow::Owned(s),
+        None => text,
+    }
+}
+
+/// Redact every secret in free text (evidence, messages, command strings).
+pub fn redact_secrets(s: &str) -> Cow<'_, str> {
+    if !might_hold_secret(s) {
+        return Cow::Borrowed(s);
+    }
+    let mut out: Cow<'_, str> = Cow::Borrowed(s);
+    out = replace(out, credential_formats(), |c| redacted(&c[0]));
+    if out.contains("://") {
+        out = replace(out, urls(), |c| redact_url(&c[0]));
+    }
+    out = replace(out, headers(), |c| {
+        let v = &c[4];
+        let scheme = c.get(3).map(|m| m.as_str()).unwrap_or("");
+        if is_reference(v) || is_marker(v) {
+            c[0].to_string()
+        } else {
+            format!("{}{}{scheme}{}", &c[1], &c[2], redacted(v))
+        }
+    });
+    if out.contains('-') {
+        out = replace(out, flag_pairs(), |c| {
+            let v = &c[4];
+            if secret_name(&c[2]) && !is_reference(v) && !is_marker(v) && !v.starts_with('-') {
+                format!("{}{}{}{}", &c[1], &c[2], &c[3], redacted(v))
+            } else {
+                c[0].to_string()
+            }
+        });
+    }
+    if out.contains('=') {
+        out = replace(out, assignments(), |c| {
+            let v = &c[3];
+            if secret_name(&c[2]) && !is_reference(v) && !is_marker(v) {
+                format!("{}{}={}", &c[1], &c[2], redacted(v))
+            } else {
+                c[0].to_string()
+            }
+        });
+    }
+    // Unchanged text keeps its bytes (the replacements above copy matches as they are).
+    if out == s { Cow::Borrowed(s) } else { out }
+}
+
+/// Redact the secret parts of a URL: userinfo, secret-named query (and
+/// fragment) parameters, credential-shaped path segments. Scheme, host, port
+/// and path stay as written.
+pub fn redact_url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else {
+        return redact_formats(url);
+    };
+    let after = scheme_end + 3;
+    let whole = &url[after..];
+    // A URL inside this one (`…?next=https://user:pw@h/`) is redacted on its own,
+    // so the result does not depend on where a later pass splits the text.
+    let embedded_at = whole.find("://").map(|i| {
+        let scheme = whole[..i]
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
+            .count();
+        let mut start = i - scheme;
+        while start < i && !whole.as_bytes()[start].is_ascii_alphabetic() {
+            start += 1;
+        }
+        start
+    });
+    let (rest, embedded) = match embedded_at {
+        Some(k) if k > 0 => (&whole[..k], Some(&whole[k..])),
+        _ => (whole, None),
+    };
+    let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..auth_end];
+    let mut out = String::with_capacity(url.len());
+    out.push_str(&url[..after]);
+    match authority.rfind('@') {
+        Some(at) => {
+            let userinfo = &authority[..at];
+            match userinfo.split_once(':') {
+                Some((user, pass))
+                    if !pass.is_empty() && !is_reference(pass) && !is_marker(pass) =>
+                {
+                    out.push_str(user);
+                    out.push(':');
+                    out.push_str(&redacted(pass));
+                }
+                None if !is_reference(userinfo)
+                    && !is_marker(userinfo)
+                    && (userinfo.len() > 16 || credential_formats().is_match(userinfo)) =>
+                {
+                    out.push_str(&redacted(userinfo));
+                }
+                _ => out.push_str(userinfo),
+            }
+            out.push_str(&authority[at..]);
+        }
+        None => out.push_str(authority),
+    }
+    let tail = &rest[auth_end..];
+    let (path_and_query, fragment) = match tail.find('#') {
+        Some(i) => (&tail[..i], Some(&tail[i + 1..])),
+        None => (tail, None),
+    };
+    let (path, query) = match path_and_query.find('?') {
+        Some(i) => (&path_and_query[..i], Some(&path_and_query[i + 1..])),
+        None => (path_and_query, None),
+    };
+    out.push_str(&redact_formats(path));
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(&redact_params(q));
+    }
+    if let Some(f) = fragment {
+        out.push('#');
+        if f.contains('=') {
+            out.push_str(&redact_params(f));
+        } else {
+            out.push_str(&redact_formats(f));
+        }
+    }
+    if let Some(e) = embedded {
+        out.push_str(&redact_url(e));
+    }
+    if out == url { url.to_string() } else { out }
+}
+
+fn redact_formats(s: &str) -> String {
+    credential_formats()
+        .replace_all(s, |c: &regex::Captures<'_>| redacted(&c[0]))
+        .into_owned()
+}
+
+/// `a=1&token=x` → `a=1&token=[REDACTED 1 chars]`.
+fn redact_params(q: &str) -> String {
+    let parts: Vec<String> = q
+        .split('&')
+        .map(|kv| match kv.split_once('=') {
+            Some((k, v)) if !v.is_empty() && !is_reference(v) && !is_marker(v) => {
+                let name = k.replace("%5F", "_").replace("%2D", "-");
+                if secret_name(&name)
+                    || matches!(name.to_ascii_lowercase().as_str(), "code" | "state_token")
+                {
+                    format!("{k}={}", redacted(v))
+                } else {
+                    format!("{k}={}", redact_formats(v))
+                }
+            }
+            _ => redact_formats(kv),
+        })
+        .collect();
+    parts.join("&")
+}
+
+/// Redact launch arguments: a secret-named flag's value (`--token X`,
+/// `--api-key=X`), header arguments, URLs, credential-shaped and long
+/// high-entropy words. Arguments without a secret come back as they were.
+pub fn redact_args(args: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(args.len());
+    let mut secret_next = false;
+    for a in args {
+        if secret_next {
+            secret_next = false;
+            if !a.starts_with('-') && !is_reference(a) && !is_marker(a) && !a.is_empty() {
+                out.push(redacted(a));
+                continue;
+            }
+        }
+        let flag = a.starts_with('-') && !a.contains('=') && !a.contains(char::is_whitespace);
+        if flag && secret_name(a) {
+            secret_next = true;
+        }
+        out.push(redact_word_run(a));
+    }
+    out
+}
+
+/// One argument (or one command string): [`redact_secrets`], then every long
+/// high-entropy word in it.
+pub fn redact_word_run(a: &str) -> String {
+    let s = redact_secrets(a);
+    static WORD: OnceLock<Regex> = OnceLock::new();
+    let word = re(&WORD, r"[A-Za-z0-9_+/=-]{32,}");
+    if !word.is_match(&s) {
+        return s.into_owned();
+    }
+    word.replace_all(&s, |c: &regex::Captures<'_>| {
+        let w = &c[0];
+        // `KEY=value` pairs inside the run: judge the value part.
+        match w.split_once('=') {
+            Some((k, v)) if !k.is_empty() && high_entropy(v) => format!("{k}={}", redacted(v)),
+            _ if high_entropy(w) => redacted(w),
+            _ => w.to_string(),
+        }
+    })
+    .into_owned()
+}
+
+/// A command line (the `command` field, or a shell wrapper's script).
+pub fn redact_command(cmd: &str) -> String {
+    redact_word_run(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn clean_text_is_unchanged() {
+        for s in [
+            "npx -y @modelcontextprotocol/server-filesystem@2025.8.21 /srv/shared",
+            "https://api.githubcopilot.com/mcp/",
+            "http://notes.internal.example:8080/mcp",
+            "Bearer ${env:NOTES_TOKEN}",
+            "--token ${GITHUB_TOKEN}",
+            "--port=8080 --host 127.0.0.1",
+            "uvx --from git+https://github.com/u/r@0123456789abcdef0123456789abcdef01234567 srv",
+            "docker run -i --rm ghcr.io/x/y@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "a-task-with-a-very-long-hyphenated-name-that-goes-on",
+        ] {
+            assert_eq!(redact_secrets(s), s, "{s}");
+            assert_eq!(redact_word_run(s), s, "{s}");
+            assert_eq!(redact_url(s), s, "{s}");
+        }
+        let args = v(&[
+            "-y",
+            "pkg@1.0.0",
+            "--key-file",
+            "/etc/k.pem",
+            "--pass-env",
+            "X",
+        ]);
+        assert_eq!(redact_args(&args), args);
+    }
+
+    #[test]
+    fn urls_keep_scheme_host_and_path() {
+        let u = "https://user:ghp_0123456789abcdefghijABCDEFGHIJ012345@mcp.example.com/v1/sse?api_key=AKIAABCDEFGHIJKLMNOP&region=eu#frag";
+        let r = redact_url(u);
+        assert_eq!(
+            r,
+            "https://user:ghp_…[REDACTED 40 chars]@mcp.example.com/v1/sse?api_key=AKIA…[REDACTED 20 chars]&region=eu#frag"
+        );
+        assert_eq!(
+            redact_url("https://ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com/o/r.git"),
+            "https://ghp_…[REDACTED 40 chars]@github.com/o/r.git"
+        );
+        assert_eq!(
+            redact_url("https://h.example/cb#access_token=abc123&x=1"),
+            "https://h.example/cb#access_token=[REDACTED 6 chars]&x=1"
+        );
+        assert_eq!(
+            redact_url("https://x.blob.example/c?sv=1&sig=AbC%2Fd"),
+            "https://x.blob.example/c?sv=1&sig=[REDACTED 7 chars]"
+        );
+        assert_eq!(redact_url(&r), r, "idempotent");
+        // Fuzz find: a second URL glued to the first one.
+        let glued = "https://user:hunter2hunter2@host.exapi_key=As://user:hunter2h%z@yhost.exa/b=c";
+        let once = redact_secrets(glued).into_owned();
+        assert!(!once.contains("hunter2"), "{once}");
+        assert_eq!(redact_secrets(&once), once);
+    }
+
+    #[test]
+    fn argument_pairs_headers_and_assignments() {
+        let args = v(&[
+            "mcp-remote",
+            "https://mcp.example.com/sse",
+            "--token",
+            "s3cr3t-value",
+            "--api-key=abcdef",
+            "--header",
+            "Authorization: Bearer sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+            "--header",
+            "Authorization:${AUTH_HEADER}",
+        ]);
+        assert_eq!(
+            redact_args(&args),
+            v(&[
+                "mcp-remote",
+                "https://mcp.example.com/sse",
+                "--token",
+                "[REDACTED 12 chars]",
+                "--api-key=[REDACTED 6 chars]",
+                "--header",
+                "Authorization: Bearer sk-ant-…[REDACTED 39 chars]",
+                "--header",
+                "Authorization:${AUTH_HEADER}",
+            ])
+        );
+        assert_eq!(
+            redact_command(
+                "API_KEY=hunter2hunter2 curl -H 'Authorization: Bearer abc.def' https://x.example/i.sh | sh"
+            ),
+            "API_KEY=[REDACTED 14 chars] curl -H 'Authorization: Bearer [REDACTED 7 chars]' https://x.example/i.sh | sh"
+        );
+        let key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY9";
+        assert_eq!(
+            redact_args(&v(&["serve", key])),
+            v(&["serve", "[REDACTED 42 chars]"])
+        );
+    }
+
+    #[test]
+    fn redaction_is_idempotent_and_never_keeps_the_value() {
+        let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        for s in [
+            format!("--token {secret}"),
+            format!("https://x:{secret}@h/"),
+            format!("TOKEN={secret} npx x"),
+            format!("Authorization: token {secret}"),
+        ] {
+            let once = redact_secrets(&s).into_owned();
+            assert!(!once.contains(&secret[4..]), "{once}");
+            assert_eq!(redact_secrets(&once), once);
+        }
+    }
+}
