@@ -131,6 +131,9 @@ struct Term {
     end_bound: bool,
     /// A stem (`collect*`): the hit's span runs on to the end of the word.
     stem: bool,
+    /// Words after the first, for a phrase of stems (`истори* чата`): each
+    /// `(literal, stem)` must follow, one space apart.
+    tail: Vec<(String, bool)>,
 }
 
 /// Concepts and their terms in every language, compiled into one automaton.
@@ -173,20 +176,40 @@ impl Lexicon {
                         why,
                     };
                     let lead = raw.starts_with('*');
-                    let trail = raw.ends_with('*') && raw.len() > 1;
-                    let lit = raw.trim_start_matches('*').trim_end_matches('*');
-                    if lit.is_empty() {
+                    let body = raw.trim_start_matches('*');
+                    // A phrase of stems: the automaton finds its first word, the rest is checked after.
+                    let words: Vec<&str> = body.split(' ').collect();
+                    let phrase_of_stems =
+                        words.len() > 1 && words[..words.len() - 1].iter().any(|w| w.ends_with('*'));
+                    let (head, tail): (&str, Vec<(String, bool)>) = if phrase_of_stems {
+                        let tail = words[1..]
+                            .iter()
+                            .map(|w| (w.trim_end_matches('*').to_string(), w.ends_with('*')))
+                            .collect();
+                        (words[0], tail)
+                    } else {
+                        (body, Vec::new())
+                    };
+                    let trail = head.ends_with('*') && head.len() > 1;
+                    let lit = head.trim_end_matches('*');
+                    if lit.is_empty() || tail.iter().any(|(w, _)| w.is_empty()) {
                         return Err(bad("empty"));
                     }
-                    if lit.trim() != lit || lit.contains("  ") || lit.contains('*') {
-                        return Err(bad("spaces must be single and inner; `*` only at the ends"));
+                    if lit.trim() != lit
+                        || lit.contains("  ")
+                        || lit.contains('*')
+                        || tail.iter().any(|(w, _)| w.contains('*'))
+                    {
+                        return Err(bad("spaces must be single and inner; `*` only at word ends"));
                     }
-                    if normalize(lit).text != lit {
+                    if normalize(lit).text != lit
+                        || tail.iter().any(|(w, _)| normalize(w).text != *w)
+                    {
                         return Err(bad("not in normalised form (lowercase, NFKC)"));
                     }
                     let spaceless_start = lit.chars().next().is_some_and(spaceless);
                     let spaceless_end = lit.chars().next_back().is_some_and(spaceless);
-                    let key = format!("{}{lit}{}", u8::from(lead), u8::from(trail));
+                    let key = format!("{}{body}{}", u8::from(lead), u8::from(trail));
                     let idx = match by_literal.get(&key) {
                         Some(&i) => i,
                         None => {
@@ -196,11 +219,15 @@ impl Lexicon {
                                 start_bound: !lead && !spaceless_start,
                                 end_bound: !trail && !spaceless_end,
                                 stem: trail && !spaceless_end,
+                                tail,
                             });
                             by_literal.insert(key, terms.len() - 1);
                             terms.len() - 1
                         }
                     };
+                    if terms[idx].tail.is_empty() && phrase_of_stems {
+                        return Err(bad("the same phrase is listed once as literal, once as stems"));
+                    }
                     if !terms[idx].concepts.iter().any(|(c, _)| *c == id) {
                         terms[idx].concepts.push((id, l));
                     }
@@ -252,10 +279,13 @@ impl Lexicon {
                 continue;
             }
             if term.stem {
-                e += text[e..]
-                    .char_indices()
-                    .find(|&(_, c)| !is_word(c))
-                    .map_or(text.len() - e, |(i, _)| i);
+                e = word_end(text, e);
+            }
+            if !term.tail.is_empty() {
+                match follow(text, e, &term.tail) {
+                    Some(end) => e = end,
+                    None => continue,
+                }
             }
             for &(concept, lang) in &term.concepts {
                 out.push(Hit {
@@ -269,6 +299,28 @@ impl Lexicon {
         out.dedup();
         out
     }
+}
+
+fn word_end(text: &str, from: usize) -> usize {
+    from + text[from..]
+        .char_indices()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(text.len() - from, |(i, _)| i)
+}
+
+/// The end of `tail` when its words follow `at` one space apart.
+fn follow(text: &str, mut at: usize, tail: &[(String, bool)]) -> Option<usize> {
+    for (word, stem) in tail {
+        let rest = text[at..].strip_prefix(' ')?;
+        let rest = rest.strip_prefix(word.as_str())?;
+        at = text.len() - rest.len();
+        if *stem {
+            at = word_end(text, at);
+        } else if !boundary_after(text, at) {
+            return None;
+        }
+    }
+    Some(at)
 }
 
 /// Scripts written without spaces between words: their terms match anywhere.
@@ -396,6 +448,14 @@ mod tests {
         assert_eq!(names(&l, "Bring \t along"), ["move:bring along"]);
         // One literal under two languages of one concept is one hit.
         assert_eq!(names(&l, "das Kontopasswort"), ["secret:passwort"]);
+        let l = lex(r#"
+            [concept.context]
+            ru = ["истори* чата", "предыдущ* сообщени*"]
+        "#);
+        assert_eq!(
+            names(&l, "перешли историю чата и предыдущие сообщения; история"),
+            ["context:историю чата", "context:предыдущие сообщения"]
+        );
     }
 
     #[test]

@@ -25,7 +25,11 @@ pub fn normalize(raw: &str) -> Normalized {
     };
     let mut out = String::with_capacity(src.len());
     if crate::text::is_plain_ascii(src) {
-        push_collapsed(&mut out, src.chars().map(|c| c.to_ascii_lowercase()));
+        push_collapsed(
+            &mut out,
+            src.chars()
+                .map(|c| if c == '`' { '\'' } else { c.to_ascii_lowercase() }),
+        );
     } else {
         let lowered = src
             .chars()
@@ -208,6 +212,7 @@ mod tests {
     #[test]
     fn ascii_lowercase_and_collapse() {
         assert_eq!(n("  Send   THE\tKey \n\n  now  "), "send the key\nnow");
+        assert_eq!(n("use `Read_File`"), "use 'read_file'");
         assert_eq!(
             n("a &lt;b&gt; &amp;&#65;&#x42;&bogus; &"),
             "a <b> &ab&bogus; &"

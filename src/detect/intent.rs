@@ -1,0 +1,1068 @@
+//! Stage 2, attack structure: the instruction aimed at the model, whatever its
+//! words or language.
+//!
+//! An attack in tool metadata has a shape it cannot avoid: it addresses the
+//! model, asks it to move data or act beyond the tool's purpose, names what to
+//! take and where to put it, and often asks it to keep quiet. Each sentence of
+//! a field is read for those parts — concepts of `src/data/lang/intent.toml`
+//! (twelve languages) plus signals derived from the text and its tool (a named
+//! parameter, another server's tool, a URL with a slot for data, hidden text,
+//! data the tool's purpose never mentions) — and `src/data/lang/combos.toml`
+//! says which combinations make a finding. Every finding lists its signals and
+//! the words that gave them, so a reviewer sees why in one line.
+
+use crate::finding::{Confidence, Severity};
+use crate::lang::{self, Lexicon};
+use crate::surface::{ServerSurface, TextField};
+use regex::bytes::Regex;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// Derived signals, after the lexicon's concepts in the same bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Derived {
+    WhereParam = 40,
+    WhereExt,
+    UrlTemplate,
+    ToolOwn,
+    ToolKnown,
+    Value,
+    Cmd,
+    CmdFetchExec,
+    Hidden,
+    OutOfPurpose,
+    InPurpose,
+    /// A slot the sentence sends data into: "into `note`", "as `region_hint`", "set `x` to".
+    Dest,
+    /// An order to call a tool: "call `read_file` …", "follow up with `export_bundle`".
+    ToolCall,
+    /// The text is a schema value the model may use as is (`default`, `const`, `examples`, `enum`).
+    SchemaValue,
+    /// A parameter of this tool named in the sentence (not only implied by the field).
+    ParamNamed,
+}
+
+const DERIVED: [(&str, Derived); 15] = [
+    ("where_param", Derived::WhereParam),
+    ("where_ext", Derived::WhereExt),
+    ("url_template", Derived::UrlTemplate),
+    ("tool_own", Derived::ToolOwn),
+    ("tool_known", Derived::ToolKnown),
+    ("value", Derived::Value),
+    ("cmd", Derived::Cmd),
+    ("cmd_fetch_exec", Derived::CmdFetchExec),
+    ("hidden", Derived::Hidden),
+    ("out_of_purpose", Derived::OutOfPurpose),
+    ("in_purpose", Derived::InPurpose),
+    ("dest", Derived::Dest),
+    ("tool_call", Derived::ToolCall),
+    ("schema_value", Derived::SchemaValue),
+    ("param_named", Derived::ParamNamed),
+];
+
+fn bit(i: u8) -> u64 {
+    1u64 << i
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboFile {
+    combo: Vec<ComboDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboDef {
+    id: String,
+    rule: String,
+    scope: String,
+    all: Vec<Vec<String>>,
+    severity: Severity,
+    confidence: Confidence,
+    #[serde(default)]
+    with: Vec<Vec<String>>,
+    escalate: Vec<Vec<String>>,
+    confirm: Vec<Vec<String>>,
+    weaken: Vec<String>,
+    weak: (Severity, Confidence),
+}
+
+/// Where a combination is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Sentence,
+    Field,
+    Item,
+}
+
+/// One attack structure, compiled to bit masks.
+#[derive(Debug, Clone)]
+pub struct Combo {
+    pub id: String,
+    pub rule: String,
+    pub scope: Scope,
+    all: Vec<u64>,
+    /// Item scope: groups other fields of the tool must supply.
+    with: Vec<u64>,
+    severity: Severity,
+    confidence: Confidence,
+    escalate: Vec<u64>,
+    confirm: Vec<u64>,
+    weaken: u64,
+    weak: (Severity, Confidence),
+}
+
+impl Combo {
+    fn matches(&self, sigs: u64) -> bool {
+        self.all.iter().all(|g| sigs & g != 0)
+    }
+    /// Severity and confidence of this combination on `sigs` (which match).
+    fn grade(&self, sigs: u64) -> (Severity, Confidence) {
+        if sigs & self.weaken != 0 {
+            return self.weak;
+        }
+        let groups = |gs: &[u64]| !gs.is_empty() && gs.iter().all(|g| sigs & g != 0);
+        let mut sev = self.severity;
+        let mut conf = self.confidence;
+        if groups(&self.escalate) {
+            sev = Severity::Critical;
+        }
+        if groups(&self.confirm) {
+            conf = Confidence::Confirmed;
+        }
+        (sev, conf)
+    }
+}
+
+/// The compiled tables.
+pub struct Tables {
+    pub lex: Lexicon,
+    pub combos: Vec<Combo>,
+    known_tools: HashSet<String>,
+    known_words: Vec<String>,
+    stop: Vec<(lang::Lang, HashSet<String>)>,
+    c: Concepts,
+    url: Regex,
+    email: Regex,
+    ip: Regex,
+    iban: Regex,
+    wallet: Regex,
+    quoted: Regex,
+    dest: Regex,
+    call: Regex,
+    assign: Regex,
+    other_server: Regex,
+    any_tool: Regex,
+    here: Regex,
+    env_secret: Regex,
+}
+
+/// Concept bits the code reads by name.
+struct Concepts {
+    mask_what: u64,
+    trigger_any: u64,
+    defensive: u64,
+    example: u64,
+    conceal: u64,
+    override_: u64,
+    framing: u64,
+    no_consent: u64,
+    other_tool: u64,
+    move_: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsFile {
+    names: Vec<String>,
+    words: Vec<String>,
+}
+
+/// Compiled once per process; the files are compiled in and loaded by a unit
+/// test, so a failure is a build defect.
+pub fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
+        assert!(lex.len() < 40, "intent.toml: too many concepts for the bit set");
+        let sig = |name: &str| -> u64 {
+            if let Some((_, d)) = DERIVED.iter().find(|(n, _)| *n == name) {
+                return bit(*d as u8);
+            }
+            let id = lex
+                .id(name)
+                .unwrap_or_else(|| panic!("combos.toml: unknown signal `{name}`"));
+            bit(id as u8)
+        };
+        let group = |g: &[String]| g.iter().fold(0u64, |m, n| m | sig(n));
+        let file: ComboFile = toml_edit::de::from_str(include_str!("../data/lang/combos.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/combos.toml: {e}"));
+        let combos = file
+            .combo
+            .into_iter()
+            .map(|d| Combo {
+                scope: match d.scope.as_str() {
+                    "sentence" => Scope::Sentence,
+                    "field" => Scope::Field,
+                    "item" => Scope::Item,
+                    s => panic!("combos.toml: combo {}: unknown scope {s}", d.id),
+                },
+                all: d.all.iter().map(|g| group(g)).collect(),
+                with: d.with.iter().map(|g| group(g)).collect(),
+                escalate: d.escalate.iter().map(|g| group(g)).collect(),
+                confirm: d.confirm.iter().map(|g| group(g)).collect(),
+                weaken: group(&d.weaken),
+                weak: d.weak,
+                severity: d.severity,
+                confidence: d.confidence,
+                id: d.id,
+                rule: d.rule,
+            })
+            .collect();
+        let tools: ToolsFile = toml_edit::de::from_str(include_str!("../data/lang/tools.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/tools.toml: {e}"));
+        let stop: std::collections::BTreeMap<String, Vec<String>> =
+            toml_edit::de::from_str(include_str!("../data/lang/stopwords.toml"))
+                .unwrap_or_else(|e| panic!("src/data/lang/stopwords.toml: {e}"));
+        let stop = stop
+            .into_iter()
+            .map(|(l, w)| {
+                let l = lang::Lang::parse(&l)
+                    .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
+                (l, w.into_iter().collect())
+            })
+            .collect();
+        let c = Concepts {
+            mask_what: sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal")
+                | sig("user_words"),
+            trigger_any: sig("move")
+                | sig("read")
+                | sig("conceal")
+                | sig("override")
+                | sig("shadow_change")
+                | sig("prefer")
+                | sig("tool_claim")
+                | sig("exec_verb")
+                | sig("no_consent")
+                | sig("deceive")
+                | sig("act")
+                | sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal"),
+            defensive: sig("defensive"),
+            example: sig("example_frame"),
+            conceal: sig("conceal"),
+            override_: sig("override"),
+            framing: sig("framing"),
+            no_consent: sig("no_consent"),
+            other_tool: sig("other_tool"),
+            move_: sig("move"),
+        };
+        let re = |p: &str| {
+            regex::bytes::RegexBuilder::new(p)
+                .unicode(false)
+                .build()
+                .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+        };
+        Tables {
+            lex,
+            combos,
+            known_tools: tools.names.into_iter().collect(),
+            known_words: tools.words,
+            stop,
+            c,
+            url: re(r#"(?:https?|ftp|wss?)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
+            email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
+            ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
+            wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
+            quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
+            // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
+            dest: re(r#"\b(?:into|in|inside|as|to|within|under|via)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
+            // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
+            call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
+            // Assigning a slot a value: "set it to", "fill the filter with".
+            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
+            // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
+            other_server: re(r"\b(?:the|from\s+the|via\s+the|on\s+the)\s+([a-z0-9][a-z0-9_.\-]{1,30})(?:\s+mcp)?\s+server(?:'s)?\b"),
+            // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
+            any_tool: re(r"\b(?:any|every|all|each|other|another|whichever)\s+(?:[a-z0-9\-]+\s+){0,4}(?:tools?|functions?|servers?|integrations?|plugins?)\b"),
+            here: re(r"\b(?:here|in here|into this|in this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b"),
+            // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
+            env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
+        }
+    })
+}
+
+impl Tables {
+    fn name(&self, b: u8) -> &str {
+        if let Some((n, _)) = DERIVED.iter().find(|(_, d)| *d as u8 == b) {
+            return n;
+        }
+        self.lex.name(b as u16)
+    }
+
+    /// Which gated (Latin-script, non-English) language a sentence is written in.
+    fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
+        let mut counts: Vec<(lang::Lang, usize)> = self.stop.iter().map(|(l, _)| (*l, 0)).collect();
+        for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
+            if w.is_empty() {
+                continue;
+            }
+            for (i, (_, set)) in self.stop.iter().enumerate() {
+                if set.contains(w) {
+                    counts[i].1 += 1;
+                }
+            }
+        }
+        let en = counts
+            .iter()
+            .find(|(l, _)| *l == lang::Lang::En)
+            .map_or(0, |c| c.1);
+        counts
+            .into_iter()
+            .filter(|(l, n)| *l != lang::Lang::En && *n > en && *n >= 1)
+            .max_by_key(|(_, n)| *n)
+            .map(|(l, _)| l)
+    }
+}
+
+/// Languages whose terms only count in a sentence detected as that language.
+fn gated(l: lang::Lang) -> bool {
+    use lang::Lang::*;
+    matches!(l, Es | Fr | De | Pt | It)
+}
+
+/// What one sentence names: a signal bit set and the first words that gave each signal.
+#[derive(Debug, Clone, Default)]
+pub struct Sentence {
+    pub sigs: u64,
+    pub evidence: Vec<(u8, String)>,
+    pub text: String,
+}
+
+impl Sentence {
+    fn add(&mut self, b: u8, ev: &str) {
+        if self.sigs & bit(b) == 0 {
+            self.sigs |= bit(b);
+            self.evidence
+                .push((b, crate::text::truncate_chars(ev.trim(), 40)));
+        }
+    }
+}
+
+/// The signals of one field, per sentence.
+#[derive(Debug, Clone, Default)]
+pub struct FieldSignals {
+    pub path: String,
+    pub sentences: Vec<Sentence>,
+    /// Field-wide signals (commands found by the pattern table, hidden text).
+    pub field_sigs: u64,
+    pub field_evidence: Vec<(u8, String)>,
+}
+
+impl FieldSignals {
+    fn union(&self) -> u64 {
+        self.sentences
+            .iter()
+            .fold(self.field_sigs, |m, s| m | s.sigs)
+    }
+}
+
+/// One structure found: the rule it raises and why.
+#[derive(Debug, Clone)]
+pub struct Structure {
+    pub combo: String,
+    pub rule: String,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    pub evidence: String,
+}
+
+/// Facts from the pattern stage that this reader uses as signals.
+#[derive(Debug, Clone, Default)]
+pub struct PatternFacts {
+    /// A shell command, with the matched text.
+    pub cmd: Option<String>,
+    /// A download piped into an interpreter, or a reverse shell.
+    pub fetch_exec: Option<String>,
+}
+
+/// A field as a model reads it, with the spans that only mention attacks
+/// (quoted examples in a detector's description) marked.
+pub struct Reading {
+    pub text: String,
+    hits: Vec<lang::Hit>,
+    mentions: Vec<(usize, usize)>,
+}
+
+impl Reading {
+    /// Normalise and match `raw` (`None` when the text is too short to say anything).
+    pub fn new(raw: &str, field: &TextField<'_>, ctx_defensive: impl FnOnce() -> bool) -> Option<Reading> {
+        let t = tables();
+        if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
+            return None;
+        }
+        let text = lang::normalize(raw).text;
+        let hits = t.lex.find(&text);
+        let concepts = hits.iter().fold(0u64, |m, h| m | bit(h.concept as u8));
+        let mut mentions = Vec::new();
+        let field_defensive = concepts & (t.c.defensive | t.c.example) != 0
+            || super::injection::defensive_name(field.item);
+        if field_defensive {
+            // Quoted text and whatever follows "such as …" in a sentence.
+            mentions.extend(
+                t.quoted
+                    .find_iter(text.as_bytes())
+                    .map(|m| (m.start(), m.end())),
+            );
+            let purpose_defensive = super::injection::defensive_name(field.item) || ctx_defensive();
+            for r in lang::sentences(&text) {
+                let inside = |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
+                if let Some(e) = hits
+                    .iter()
+                    .filter(inside)
+                    .filter(|h| bit(h.concept as u8) & t.c.example != 0)
+                    .map(|h| h.span.1 as usize)
+                    .min()
+                {
+                    mentions.push((e, r.end));
+                }
+                // A detector's sentence about what it detects reports attacks, it does not make one.
+                if purpose_defensive
+                    && hits
+                        .iter()
+                        .filter(inside)
+                        .any(|h| bit(h.concept as u8) & t.c.defensive != 0)
+                {
+                    mentions.push((r.start, r.end));
+                }
+            }
+        }
+        Some(Reading {
+            text,
+            hits,
+            mentions,
+        })
+    }
+
+    fn mentioned(&self, r: std::ops::Range<usize>) -> bool {
+        self.mentions.iter().any(|&(s, e)| r.start >= s && r.end <= e)
+    }
+
+    /// True when every occurrence of `snippet` (a pattern hit, raw) in the
+    /// field is a mention: the pattern stage drops such hits.
+    pub fn only_mentions(&self, snippet: &str) -> bool {
+        if self.mentions.is_empty() {
+            return false;
+        }
+        let n = lang::normalize(snippet).text;
+        if n.is_empty() {
+            return false;
+        }
+        let mut any = false;
+        let mut from = 0;
+        while let Some(i) = self.text[from..].find(&n) {
+            let s = from + i;
+            if !self.mentioned(s..s + n.len()) {
+                return false;
+            }
+            any = true;
+            from = s + n.len();
+        }
+        any
+    }
+}
+
+/// Read one field: its signals and the structures they make.
+pub fn analyse(
+    s: &ServerSurface,
+    field: &TextField<'_>,
+    hidden: bool,
+    facts: &PatternFacts,
+    reading: Option<&Reading>,
+) -> (Vec<Structure>, FieldSignals) {
+    let t = tables();
+    let mut sig = FieldSignals {
+        path: field.path.clone(),
+        ..FieldSignals::default()
+    };
+    let Some(reading) = reading else {
+        return (Vec::new(), sig);
+    };
+    let text = reading.text.as_str();
+    if hidden {
+        sig.field_sigs |= bit(Derived::Hidden as u8);
+        sig.field_evidence
+            .push((Derived::Hidden as u8, "hidden from a reviewer".into()));
+    }
+    if let Some(c) = &facts.cmd {
+        sig.field_sigs |= bit(Derived::Cmd as u8);
+        sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
+    }
+    if let Some(c) = &facts.fetch_exec {
+        sig.field_sigs |= bit(Derived::CmdFetchExec as u8);
+        sig.field_evidence
+            .push((Derived::CmdFetchExec as u8, c.clone()));
+    }
+    if is_schema_value(&field.path) {
+        sig.field_sigs |= bit(Derived::SchemaValue as u8);
+        sig.field_evidence
+            .push((Derived::SchemaValue as u8, "a value the model may use as is".into()));
+    }
+    let any_concept = reading
+        .hits
+        .iter()
+        .fold(0u64, |m, h| m | bit(h.concept as u8));
+    if any_concept & t.c.trigger_any == 0
+        && !hidden
+        && facts.cmd.is_none()
+        && !text.contains("://")
+        && !text.contains('\'')
+    {
+        return (Vec::new(), sig);
+    }
+    let ctx = ItemCtx::new(s, field);
+    for range in lang::sentences(text) {
+        let sentence = &text[range.clone()];
+        let mut sen = Sentence {
+            text: crate::text::truncate_chars(sentence, 160),
+            ..Sentence::default()
+        };
+        let mut sentence_lang: Option<Option<lang::Lang>> = None;
+        for h in reading
+            .hits
+            .iter()
+            .filter(|h| h.span.0 as usize >= range.start && (h.span.1 as usize) <= range.end)
+        {
+            let b = bit(h.concept as u8);
+            if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
+                continue;
+            }
+            if gated(h.lang)
+                && *sentence_lang.get_or_insert_with(|| t.sentence_lang(sentence)) != Some(h.lang)
+            {
+                continue;
+            }
+            sen.add(h.concept as u8, &text[h.range()]);
+        }
+        derive(t, &ctx, field, sentence, &mut sen);
+        sig.sentences.push(sen);
+    }
+    // Purpose is only asked about when a sentence names sensitive data.
+    if sig.union() & t.c.mask_what != 0 {
+        let purpose = ctx.purpose();
+        for sen in &mut sig.sentences {
+            let what = sen.sigs & t.c.mask_what;
+            if what == 0 {
+                continue;
+            }
+            let slot = ctx.slot_purpose(&sen.text);
+            if what & (purpose | slot) != 0 {
+                sen.add(Derived::InPurpose as u8, "the tool's own purpose");
+            } else {
+                let name = field.item.unwrap_or(&s.name);
+                sen.add(
+                    Derived::OutOfPurpose as u8,
+                    &format!("`{}` is not about it", crate::text::truncate_chars(name, 30)),
+                );
+            }
+        }
+    }
+    let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
+    if std::env::var_os("MTC_DEBUG_INTENT").is_some() {
+        for sen in &sig.sentences {
+            let names: Vec<String> = sen.evidence.iter().map(|(b, e)| format!("{}={e}", t.name(*b))).collect();
+            eprintln!("[{}] {} :: {}", field.path, sen.text, names.join(", "));
+        }
+    }
+    (found, sig)
+}
+
+fn is_schema_value(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or("");
+    let key = last.split('[').next().unwrap_or("");
+    matches!(key, "default" | "const" | "examples" | "example" | "enum")
+}
+
+/// Item scope: the fields of one tool together (half the payload in the
+/// description, half in a parameter). A combination needs one core sentence
+/// holding its `all` groups and, in other fields, its `with` groups; raised
+/// only for rules no field raised.
+pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<Structure> {
+    let t = tables();
+    let mut out = Vec::new();
+    for combo in t.combos.iter().filter(|c| c.scope == Scope::Item) {
+        if already.contains(&combo.rule) {
+            continue;
+        }
+        let mut best: Option<Structure> = None;
+        for (fi, f) in fields.iter().enumerate() {
+            for core in &f.sentences {
+                let core_sigs = core.sigs | f.field_sigs;
+                if !combo.matches(core_sigs) {
+                    continue;
+                }
+                // The rest from other fields' sentences.
+                let mut rest = 0u64;
+                let mut rest_fields = Vec::new();
+                let mut merged = core.clone();
+                for (gi, g) in fields.iter().enumerate() {
+                    if gi == fi || g.path == f.path {
+                        continue;
+                    }
+                    for s in &g.sentences {
+                        let useful = combo.with.iter().fold(0, |m, w| m | w) & s.sigs;
+                        if useful != 0 {
+                            rest |= s.sigs;
+                            if !rest_fields.contains(&g.path.as_str()) {
+                                rest_fields.push(g.path.as_str());
+                            }
+                            for (b, ev) in &s.evidence {
+                                merged.add(*b, ev);
+                            }
+                        }
+                    }
+                }
+                if combo.with.is_empty() || !combo.with.iter().all(|w| rest & w != 0) {
+                    continue;
+                }
+                let sigs = core_sigs | rest;
+                let (sev, conf) = combo.grade(sigs);
+                let conf = conf.min(Confidence::Strong);
+                if best.as_ref().is_some_and(|b| (b.severity, b.confidence) >= (sev, conf)) {
+                    continue;
+                }
+                let fake = FieldSignals {
+                    field_evidence: f.field_evidence.clone(),
+                    ..FieldSignals::default()
+                };
+                best = Some(Structure {
+                    combo: combo.id.clone(),
+                    rule: combo.rule.clone(),
+                    severity: sev,
+                    confidence: conf,
+                    evidence: format!(
+                        "{} split across {} and {}: {} — in \"{}\"",
+                        combo.id,
+                        f.path,
+                        rest_fields.join(", "),
+                        explain_sentence(t, &merged, &fake, sigs, combo),
+                        core.text
+                    ),
+                });
+            }
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// Every combination of the given scopes that matches.
+fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> {
+    let mut out: Vec<Structure> = Vec::new();
+    let field_union = sig.union();
+    for combo in t.combos.iter().filter(|c| scopes.contains(&c.scope)) {
+        let candidates: Vec<(u64, Option<&Sentence>)> = match combo.scope {
+            Scope::Sentence => sig
+                .sentences
+                .iter()
+                .map(|s| (s.sigs | sig.field_sigs, Some(s)))
+                .collect(),
+            _ => vec![(field_union, None)],
+        };
+        let mut best: Option<Structure> = None;
+        for (sigs, sen) in candidates {
+            if !combo.matches(sigs) {
+                continue;
+            }
+            let (sev, conf) = combo.grade(sigs);
+            if best
+                .as_ref()
+                .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+            {
+                continue;
+            }
+            let why = match sen {
+                Some(s) => format!(
+                    "{}: {} — in \"{}\"",
+                    combo.id,
+                    explain_sentence(t, s, sig, sigs, combo),
+                    s.text
+                ),
+                None => format!("{}: {}", combo.id, explain(t, sig, sigs, combo)),
+            };
+            best = Some(Structure {
+                combo: combo.id.clone(),
+                rule: combo.rule.clone(),
+                severity: sev,
+                confidence: conf,
+                evidence: why,
+            });
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// The signals of `combo` that are present, each with its words.
+fn explain_sentence(t: &Tables, s: &Sentence, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
+    let relevant = combo
+        .all
+        .iter()
+        .chain(&combo.escalate)
+        .chain(&combo.confirm)
+        .fold(combo.weaken, |m, g| m | g);
+    let mut parts = Vec::new();
+    for (b, ev) in s.evidence.iter().chain(&f.field_evidence) {
+        if sigs & relevant & bit(*b) != 0 && !parts.iter().any(|(x, _): &(u8, String)| x == b) {
+            parts.push((*b, format!("{} \"{}\"", t.name(*b), ev)));
+        }
+    }
+    parts.into_iter().map(|(_, p)| p).collect::<Vec<_>>().join(" · ")
+}
+
+fn explain(t: &Tables, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
+    let mut all = Sentence::default();
+    for s in &f.sentences {
+        for (b, ev) in &s.evidence {
+            all.add(*b, ev);
+        }
+    }
+    explain_sentence(t, &all, f, sigs, combo)
+}
+
+/// What the field's tool is: its name, parameter names and the first sentence
+/// of its description, plus its other tools' names for `tool_own`.
+struct ItemCtx<'a> {
+    s: &'a ServerSurface,
+    item: Option<&'a crate::surface::Item>,
+    /// The property whose schema holds the field (`tools[x].inputSchema.properties.P…`).
+    own_param: Option<String>,
+}
+
+impl<'a> ItemCtx<'a> {
+    fn new(s: &'a ServerSurface, field: &TextField<'a>) -> Self {
+        let item = field.item.and_then(|name| match field.item_kind {
+            "tool" => s.tool(name),
+            "prompt" => s.prompts.iter().find(|p| p.name == name),
+            "resource" => s.resources.iter().find(|p| p.name == name),
+            "resource-template" => s.resource_templates.iter().find(|p| p.name == name),
+            _ => None,
+        });
+        let own_param = field
+            .path
+            .split(".properties.")
+            .nth(1)
+            .or_else(|| {
+                (field.item_kind == "prompt")
+                    .then(|| field.path.split(".arguments.").nth(1))
+                    .flatten()
+            })
+            .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
+        ItemCtx { s, item, own_param }
+    }
+
+    fn param_names(&self) -> Vec<String> {
+        let Some(item) = self.item else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = crate::detect::capability::params(item)
+            .into_iter()
+            .map(|(k, _)| k.to_lowercase())
+            .collect();
+        if let Some(args) = item.raw.get("arguments").and_then(|a| a.as_array()) {
+            out.extend(
+                args.iter()
+                    .filter_map(|a| a.get("name").and_then(|n| n.as_str()))
+                    .map(str::to_lowercase),
+            );
+        }
+        out.retain(|n| n.len() >= 2);
+        out
+    }
+
+    fn concepts_of(words: &str) -> u64 {
+        let t = tables();
+        let norm = lang::normalize(words);
+        t.lex
+            .find(&norm.text)
+            .iter()
+            .fold(0u64, |m, h| m | bit(h.concept as u8))
+            & t.c.mask_what
+    }
+
+    /// Sensitive-data concepts the tool's purpose names: its name, its first
+    /// sentence, and the names of its server's tools (a CRM server's tools
+    /// are about contacts).
+    fn purpose(&self) -> u64 {
+        let mut words = self.s.name.replace(['_', '-'], " ");
+        if let Some(item) = self.item {
+            words.push_str(" . ");
+            words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
+            let desc = lang::normalize(item.description());
+            if let Some(first) = lang::sentences(&desc.text).first() {
+                words.push_str(" . ");
+                words.push_str(&desc.text[first.clone()]);
+            }
+        }
+        for t in self.s.tools.iter().take(512) {
+            words.push_str(" . ");
+            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+        }
+        Self::concepts_of(&words)
+    }
+
+    /// Sensitive-data concepts named by the parameter a sentence fills (its own
+    /// name says what it carries: `api_key`, `originalUserMessage`, `mail_password`).
+    fn slot_purpose(&self, sentence: &str) -> u64 {
+        // A query, prompt or message slot carries the user's own words by design.
+        const QUERY_SLOTS: &[&str] = &[
+            "query", "q", "question", "prompt", "search", "text", "input", "message", "topic",
+            "request", "term", "keywords", "ask", "content", "body", "instruction", "task",
+        ];
+        let mut words = String::new();
+        let mut slots: Vec<String> = Vec::new();
+        if let Some(p) = &self.own_param {
+            slots.push(p.clone());
+        }
+        for p in self.param_names() {
+            if word_in(sentence, &p) {
+                slots.push(p);
+            }
+        }
+        let mut bits = 0;
+        for p in &slots {
+            let toks = crate::detect::capability::tokens(p);
+            if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
+                bits |= tables().lex.id("user_words").map_or(0, |i| bit(i as u8));
+            }
+            words.push_str(" . ");
+            words.push_str(&toks.join(" "));
+        }
+        if !words.is_empty() {
+            bits |= Self::concepts_of(&words);
+        }
+        bits
+    }
+
+    fn is_param(&self, name: &str) -> bool {
+        self.param_names().iter().any(|p| p == name)
+    }
+
+    fn is_own_tool(&self, name: &str) -> bool {
+        self.s.tools.iter().any(|x| x.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// Signals derived from the sentence text and the tool it belongs to.
+fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, sen: &mut Sentence) {
+    let bytes = sentence.as_bytes();
+    let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    if sentence.contains("://") || sentence.contains("www.") {
+        for u in t.url.find_iter(bytes) {
+            let u = text(u);
+            sen.add(Derived::WhereExt as u8, &u);
+            sen.add(Derived::Value as u8, &u);
+            if u.contains('{') || u.contains('<') || u.contains('$') || u.contains("%s") || u.contains('[') {
+                sen.add(Derived::UrlTemplate as u8, &u);
+            }
+        }
+    }
+    // A Markdown image or link with a slot for data.
+    if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
+        sen.add(Derived::UrlTemplate as u8, "markdown link with a placeholder");
+    }
+    if sentence.contains('@')
+        && let Some(m) = t.email.find(bytes)
+    {
+        let e = text(m);
+        sen.add(Derived::WhereExt as u8, &e);
+        sen.add(Derived::Value as u8, &e);
+    }
+    if let Some(m) = t.ip.find(bytes) {
+        let ip = text(m);
+        if ip.split('.').all(|o| o.parse::<u16>().is_ok_and(|n| n < 256)) {
+            sen.add(Derived::WhereExt as u8, &ip);
+            sen.add(Derived::Value as u8, &ip);
+        }
+    }
+    if let Some(m) = t.env_secret.find(bytes) {
+        let secret = tables().lex.id("secret").map_or(0, |i| i as u8);
+        sen.add(secret, &text(m));
+    }
+    for re in [&t.iban, &t.wallet, &t.quoted] {
+        if let Some(m) = re.find(bytes) {
+            sen.add(Derived::Value as u8, &text(m));
+        }
+    }
+    // Parameters: the field's own parameter, or one named in the sentence.
+    if let Some(p) = &ctx.own_param {
+        sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
+    }
+    // A parameter counts as named when it is written as code, or is an
+    // identifier no prose word could be (`tone_reference`), or is called a field.
+    let params = ctx.param_names();
+    for p in &params {
+        if ctx.own_param.as_deref() == Some(p.as_str()) {
+            continue;
+        }
+        let named = sentence.contains(&format!("'{p}'"))
+            || ((p.contains('_') || p.contains('-') || p.chars().any(|c| c.is_ascii_digit()))
+                && word_in(sentence, p))
+            || ["field", "parameter", "param", "argument", "property"]
+                .iter()
+                .any(|w| sentence.contains(&format!("{p} {w}")));
+        if named {
+            sen.add(Derived::WhereParam as u8, p);
+            sen.add(Derived::ParamNamed as u8, p);
+            break;
+        }
+    }
+    // In a parameter's own text, "here" and "this field" name the parameter.
+    if ctx.own_param.is_some() && t.here.is_match(bytes) {
+        sen.add(Derived::Dest as u8, "here (this parameter)");
+    }
+    // Destination slots: into `x`, as `x`, set `x` to.
+    for caps in t.dest.captures_iter(bytes) {
+        let name = (1..=3)
+            .find_map(|i| caps.get(i))
+            .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
+        match name {
+            Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
+            Some(n) => {
+                sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+                if ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()) {
+                    sen.add(Derived::WhereParam as u8, &n);
+                    sen.add(Derived::ParamNamed as u8, &n);
+                }
+            }
+            None => sen.add(Derived::Dest as u8, &text(caps.get(0).expect("whole match"))),
+        }
+    }
+    if t.assign.is_match(bytes) {
+        sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
+    }
+    // Tools: code-formatted or identifier-shaped names of another tool.
+    for caps in t.call.captures_iter(bytes) {
+        if let Some(m) = caps.get(1) {
+            let n = text(m);
+            if ctx.is_param(&n) || field.item.is_some_and(|i| i.eq_ignore_ascii_case(&n)) {
+                continue;
+            }
+            sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
+            if ctx.is_own_tool(&n) {
+                sen.add(Derived::ToolOwn as u8, &n);
+            } else {
+                sen.add(Derived::ToolKnown as u8, &n);
+            }
+        }
+    }
+    for tok in identifiers(sentence) {
+        let is_self = field.item.is_some_and(|i| i.eq_ignore_ascii_case(tok));
+        if is_self || ctx.is_param(tok) {
+            continue;
+        }
+        if ctx.is_own_tool(tok) {
+            sen.add(Derived::ToolOwn as u8, tok);
+        } else if t.known_tools.contains(tok) {
+            sen.add(Derived::ToolKnown as u8, tok);
+        }
+    }
+    for w in &t.known_words {
+        for pat in [format!("'{w}'"), format!("{w} tool")] {
+            if sentence.contains(&pat) && !ctx.is_own_tool(w) {
+                sen.add(Derived::ToolKnown as u8, &pat);
+            }
+        }
+    }
+    if let Some(c) = t.other_server.captures(bytes) {
+        let name = c.get(1).map(text).unwrap_or_default();
+        if !matches!(name.as_str(), "same" | "this" | "our" | "mcp" | "remote" | "local" | "api" | "web" | "target")
+            && !ctx.s.name.to_lowercase().contains(&name)
+        {
+            sen.add(Derived::ToolKnown as u8, &format!("the {name} server"));
+        }
+    }
+    if let Some(m) = t.any_tool.find(bytes) {
+        sen.add(t.c.other_tool.trailing_zeros() as u8, &text(m));
+    }
+}
+
+/// Identifier-shaped tokens (`read_file`, `slack-post`).
+fn identifiers(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| w.len() >= 4 && (w.contains('_') || w.contains('-')))
+        .map(|w| w.trim_matches('-'))
+}
+
+/// `w` occurs in `hay` as a whole word.
+fn word_in(hay: &str, w: &str) -> bool {
+    if w.is_empty() {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        let before = hay[..s].chars().next_back();
+        let after = hay[e..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if edge(before) && edge(after) {
+            return true;
+        }
+        from = e;
+    }
+    false
+}
+
+/// Kinds for the compound-poisoning count of stage 2: concealment and override
+/// concepts, plus every structure found.
+pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
+    let t = tables();
+    let mut out = Vec::new();
+    for s in &sig.sentences {
+        for (b, ev) in &s.evidence {
+            let k = bit(*b);
+            let kind = if k & t.c.conceal != 0 {
+                "secrecy"
+            } else if k & t.c.override_ != 0 {
+                "override"
+            } else if k & t.c.framing != 0 {
+                "authority"
+            } else if k & t.c.no_consent != 0 {
+                "no-consent"
+            } else {
+                continue;
+            };
+            out.push((kind.to_string(), ev.clone()));
+        }
+    }
+    for f in found.iter().filter(|f| f.severity >= Severity::Medium) {
+        out.push((f.combo.clone(), crate::text::truncate_chars(&f.evidence, 60)));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_compile_and_every_rule_is_catalogued() {
+        let t = tables();
+        assert!(t.lex.len() >= 20);
+        for c in &t.combos {
+            assert!(crate::rules::get(&c.rule).is_some(), "{} emits {}", c.id, c.rule);
+        }
+        // Secret/context concepts are what the purpose check reads.
+        assert_ne!(t.c.mask_what, 0);
+    }
+}
