@@ -267,6 +267,11 @@ pub struct ServerSurface {
     /// Verified on every hit, so a stale index after a mutation only costs speed.
     #[serde(skip)]
     pub tool_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    /// What the server is for, as stage 2 concept bits (its name, instructions,
+    /// tool names and their first sentences), computed on first use: data a
+    /// server is about is not out of place in its own text.
+    #[serde(skip)]
+    pub purpose: std::sync::OnceLock<u64>,
 }
 
 impl ServerSurface {
@@ -295,6 +300,7 @@ impl ServerSurface {
             package_meta: None,
             notes: Vec::new(),
             tool_index: std::sync::OnceLock::new(),
+            purpose: std::sync::OnceLock::new(),
         }
     }
 

@@ -19,7 +19,14 @@ use std::sync::OnceLock;
 struct PatternFile {
     pattern: Vec<PatternDef>,
     secret: Vec<SecretDef>,
+    examples: ExampleDef,
     urls: UrlDef,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExampleDef {
+    secrets: Vec<String>,
 }
 
 /// One row of the pattern table.
@@ -80,6 +87,7 @@ pub struct Compiled {
     hosts: Vec<String>,
     path_sinks: Vec<String>,
     param_names: Vec<String>,
+    example_secrets: Vec<String>,
     url: Regex,
     base64: Regex,
     hexblob: Regex,
@@ -135,6 +143,7 @@ pub fn compiled() -> &'static Compiled {
             hosts: file.urls.hosts,
             path_sinks: file.urls.path_sinks,
             param_names: file.urls.param_names,
+            example_secrets: file.examples.secrets,
             url: build(r#"https?://[^\s"'<>`)\]}]+"#, true),
             base64: build(r"[A-Za-z0-9+/_-]{24,4096}={0,2}", false),
             hexblob: build(r"\b(?:[0-9a-fA-F]{2}){16,2048}\b", false),
@@ -383,7 +392,13 @@ fn purpose_is_defensive(s: &ServerSurface, field: &TextField<'_>) -> bool {
     };
     let desc = item.description();
     let first = desc.split(". ").next().unwrap_or(desc);
-    c.defensive.is_match(first.as_bytes()) || c.detector.is_match(first.as_bytes())
+    // Addresses say nothing about purpose (`audit@…`, `https://scan.…`).
+    let words: String = first
+        .split_whitespace()
+        .filter(|w| !w.contains('@') && !w.contains("://"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    c.defensive.is_match(words.as_bytes()) || c.detector.is_match(words.as_bytes())
 }
 
 /// The item's name marks a defensive tool (a detector quoting attacks).
@@ -594,6 +609,9 @@ fn check_field(
 
 /// Obvious placeholders (documentation keys) are reported, but not as confirmed.
 fn is_placeholder(v: &str) -> bool {
+    if compiled().example_secrets.iter().any(|e| v.starts_with(e.as_str())) {
+        return true;
+    }
     let u = v.to_ascii_uppercase();
     [
         "EXAMPLE",
@@ -950,8 +968,12 @@ mod tests {
             "detect_injection",
             serde_json::json!({"description": "Detects prompts such as 'ignore previous instructions'."}),
         );
+        // A detector quoting the phrase it detects mentions it: no finding at all.
         let f = run(&s);
-        assert_eq!(rule(&f, "MTC-INJ-AUTH-2").unwrap().severity, Severity::Low);
+        assert!(
+            rule(&f, "MTC-INJ-AUTH-2").is_none_or(|x| x.severity == Severity::Low),
+            "{f:?}"
+        );
     }
 
     #[test]

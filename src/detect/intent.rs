@@ -42,9 +42,13 @@ pub enum Derived {
     SchemaValue,
     /// A parameter of this tool named in the sentence (not only implied by the field).
     ParamNamed,
+    /// The tool's name is one edit from a well-known tool's (`read_flle`, `list_direct0ry`).
+    Impostor,
+    /// The sentence is in another language or script than the field's first one.
+    LangSwitch,
 }
 
-const DERIVED: [(&str, Derived); 15] = [
+const DERIVED: [(&str, Derived); 17] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -60,6 +64,8 @@ const DERIVED: [(&str, Derived); 15] = [
     ("tool_call", Derived::ToolCall),
     ("schema_value", Derived::SchemaValue),
     ("param_named", Derived::ParamNamed),
+    ("impostor", Derived::Impostor),
+    ("lang_switch", Derived::LangSwitch),
 ];
 
 fn bit(i: u8) -> u64 {
@@ -141,6 +147,7 @@ pub struct Tables {
     pub lex: Lexicon,
     pub combos: Vec<Combo>,
     known_tools: HashSet<String>,
+    known_list: Vec<String>,
     known_words: Vec<String>,
     stop: Vec<(lang::Lang, HashSet<String>)>,
     c: Concepts,
@@ -171,6 +178,8 @@ struct Concepts {
     no_consent: u64,
     other_tool: u64,
     move_: u64,
+    act: u64,
+    shadow_object: u64,
 }
 
 #[derive(Deserialize)]
@@ -264,6 +273,8 @@ pub fn tables() -> &'static Tables {
             no_consent: sig("no_consent"),
             other_tool: sig("other_tool"),
             move_: sig("move"),
+            act: sig("act"),
+            shadow_object: sig("shadow_object"),
         };
         let re = |p: &str| {
             regex::bytes::RegexBuilder::new(p)
@@ -274,7 +285,8 @@ pub fn tables() -> &'static Tables {
         Tables {
             lex,
             combos,
-            known_tools: tools.names.into_iter().collect(),
+            known_tools: tools.names.iter().cloned().collect(),
+            known_list: tools.names,
             known_words: tools.words,
             stop,
             c,
@@ -285,7 +297,7 @@ pub fn tables() -> &'static Tables {
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
-            dest: re(r#"\b(?:into|in|inside|as|to|within|under|via)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
+            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
             // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
             call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
             // Assigning a slot a value: "set it to", "fill the filter with".
@@ -411,11 +423,20 @@ impl Reading {
             return None;
         }
         let text = lang::normalize(raw).text;
-        let hits = t.lex.find(&text);
-        let concepts = hits.iter().fold(0u64, |m, h| m | bit(h.concept as u8));
+        let hits = find_gated(t, &text);
+        // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
+        let defensive_words = hits
+            .iter()
+            .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
+            .filter(|h| {
+                let before = text[..h.span.0 as usize].chars().next_back();
+                let after = text[h.span.1 as usize..].chars().next();
+                !matches!(before, Some('/' | '@' | '.' | '-' | '_'))
+                    && !matches!(after, Some('@' | '/' | '.' | '-' | '_'))
+            })
+            .count();
         let mut mentions = Vec::new();
-        let field_defensive = concepts & (t.c.defensive | t.c.example) != 0
-            || super::injection::defensive_name(field.item);
+        let field_defensive = defensive_words > 0 || super::injection::defensive_name(field.item);
         if field_defensive {
             // Quoted text and whatever follows "such as …" in a sentence.
             mentions.extend(
@@ -536,7 +557,6 @@ pub fn analyse(
             text: crate::text::truncate_chars(sentence, 160),
             ..Sentence::default()
         };
-        let mut sentence_lang: Option<Option<lang::Lang>> = None;
         for h in reading
             .hits
             .iter()
@@ -546,9 +566,8 @@ pub fn analyse(
             if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
                 continue;
             }
-            if gated(h.lang)
-                && *sentence_lang.get_or_insert_with(|| t.sentence_lang(sentence)) != Some(h.lang)
-            {
+            // An action named inside a condition ("when deploying, …") is not an order.
+            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);
@@ -576,6 +595,20 @@ pub fn analyse(
             }
         }
     }
+    mark_language_switch(t, &mut sig);
+    // A shell tool's own commands are its job, not guidance to run something.
+    if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
+        for sen in &mut sig.sentences {
+            sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
+        }
+    }
+    if field.channel != crate::surface::Channel::Name
+        && let Some(near) = field.item.filter(|_| field.item_kind == "tool").and_then(impostor_of)
+    {
+        for sen in &mut sig.sentences {
+            sen.add(Derived::Impostor as u8, &format!("name one edit from `{near}`"));
+        }
+    }
     let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
     if std::env::var_os("MTC_DEBUG_INTENT").is_some() {
         for sen in &sig.sentences {
@@ -584,6 +617,123 @@ pub fn analyse(
         }
     }
     (found, sig)
+}
+
+/// Every hit of the lexicon, with Spanish, French, German, Portuguese and
+/// Italian terms kept only in sentences written in that language.
+fn find_gated(t: &Tables, text: &str) -> Vec<lang::Hit> {
+    let mut hits = t.lex.find(text);
+    if hits.iter().any(|h| gated(h.lang)) {
+        let sentences = lang::sentences(text);
+        let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
+        hits.retain(|h| {
+            if !gated(h.lang) {
+                return true;
+            }
+            let Some(i) = sentences
+                .iter()
+                .position(|r| (h.span.0 as usize) >= r.start && (h.span.1 as usize) <= r.end)
+            else {
+                return false;
+            };
+            *langs[i].get_or_insert_with(|| t.sentence_lang(&text[sentences[i].clone()])) == Some(h.lang)
+        });
+    }
+    hits
+}
+
+/// The words before a hit make it a condition: "when deploying", "if you delete".
+fn in_condition(before: &str) -> bool {
+    let words: Vec<&str> = before
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "when" | "whenever" | "if" | "while" | "before" | "after" | "once" | "upon" | "unless"
+                | "until" | "for" | "to" | "can" | "may" | "might" | "cannot" | "won't" | "not"
+                | "never" | "without" | "that" | "which" | "who" | "it" | "this" | "tool"
+        )
+    })
+}
+
+/// Sentences in another script or language than the field's first sentence:
+/// an instruction switched into a language the reviewer may not read.
+fn mark_language_switch(t: &Tables, sig: &mut FieldSignals) {
+    if sig.sentences.len() < 2 {
+        return;
+    }
+    let class = |s: &str| -> Option<String> {
+        let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        for c in s.chars().filter(|c| c.is_alphabetic()) {
+            use unicode_script::{Script, UnicodeScript};
+            let k = match c.script() {
+                Script::Latin => "latin",
+                Script::Cyrillic => "cyrillic",
+                Script::Han | Script::Hiragana | Script::Katakana => "cjk",
+                Script::Hangul => "hangul",
+                Script::Arabic => "arabic",
+                Script::Devanagari => "devanagari",
+                Script::Greek => "greek",
+                Script::Hebrew => "hebrew",
+                _ => "other",
+            };
+            *counts.entry(k).or_default() += 1;
+        }
+        let (k, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
+        if n < 8 {
+            return None;
+        }
+        if k == "latin" {
+            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
+            return Some(format!("latin-{l}"));
+        }
+        Some(k.to_string())
+    };
+    let Some(first) = class(&sig.sentences[0].text) else {
+        return;
+    };
+    for sen in sig.sentences.iter_mut().skip(1) {
+        if let Some(c) = class(&sen.text)
+            && c != first
+        {
+            sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
+        }
+    }
+}
+
+/// The well-known tool a name imitates: the same once characters that look
+/// alike are read alike (`read_flle`, `list_direct0ry`, `send_emaiI`), never
+/// the name itself. A name that is merely similar (`send_mail`) is not one.
+fn impostor_of(name: &str) -> Option<&'static str> {
+    let t = tables();
+    let n = name.to_lowercase();
+    if n.len() < 6 || t.known_tools.contains(&n) {
+        return None;
+    }
+    let fold = |s: &str| -> String {
+        let s = s.replace("rn", "m").replace("vv", "w").replace("cl", "d");
+        s.chars()
+            .map(|c| match c {
+                '0' => 'o',
+                '1' | 'i' | '|' | '!' => 'l',
+                '3' => 'e',
+                '5' => 's',
+                '4' => 'a',
+                '8' => 'b',
+                c => c,
+            })
+            .collect()
+    };
+    let folded = fold(&n);
+    t.known_list
+        .iter()
+        .filter(|k| k.len() >= 6 && k.len().abs_diff(n.len()) <= 1)
+        .find(|k| fold(k) == folded)
+        .map(|k| k.as_str())
 }
 
 fn is_schema_value(path: &str) -> bool {
@@ -792,32 +942,23 @@ impl<'a> ItemCtx<'a> {
     fn concepts_of(words: &str) -> u64 {
         let t = tables();
         let norm = lang::normalize(words);
-        t.lex
-            .find(&norm.text)
+        find_gated(t, &norm.text)
             .iter()
             .fold(0u64, |m, h| m | bit(h.concept as u8))
             & t.c.mask_what
     }
 
-    /// Sensitive-data concepts the tool's purpose names: its name, its first
-    /// sentence, and the names of its server's tools (a CRM server's tools
-    /// are about contacts).
+    /// Sensitive-data concepts the tool's purpose names: its name and first
+    /// sentence, and what its server is about (a CRM server's tools are about
+    /// contacts even when one tool's name is not).
     fn purpose(&self) -> u64 {
-        let mut words = self.s.name.replace(['_', '-'], " ");
+        let mut words = String::new();
         if let Some(item) = self.item {
-            words.push_str(" . ");
             words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
-            let desc = lang::normalize(item.description());
-            if let Some(first) = lang::sentences(&desc.text).first() {
-                words.push_str(" . ");
-                words.push_str(&desc.text[first.clone()]);
-            }
-        }
-        for t in self.s.tools.iter().take(512) {
             words.push_str(" . ");
-            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+            words.push_str(first_sentence(item.description()));
         }
-        Self::concepts_of(&words)
+        Self::concepts_of(&words) | server_purpose(self.s)
     }
 
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
@@ -851,6 +992,20 @@ impl<'a> ItemCtx<'a> {
             bits |= Self::concepts_of(&words);
         }
         bits
+    }
+
+    /// The tool runs, lints or rates commands by name.
+    fn shell_like(&self) -> bool {
+        self.item.is_some_and(|item| {
+            crate::detect::capability::tokens(&item.name).iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "shell" | "exec" | "execute" | "command" | "commands" | "terminal" | "run"
+                        | "bash" | "script" | "cmd" | "process" | "lint" | "linter" | "check"
+                        | "analyze" | "analyse" | "audit" | "rate" | "score" | "scan"
+                )
+            })
+        })
     }
 
     fn is_param(&self, name: &str) -> bool {
@@ -906,6 +1061,16 @@ fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, 
     // Parameters: the field's own parameter, or one named in the sentence.
     if let Some(p) = &ctx.own_param {
         sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
+        // A recipient, amount or repository parameter is itself what tampering changes.
+        let words = crate::detect::capability::tokens(p).join(" ");
+        let b = t
+            .lex
+            .find(&lang::normalize(&words).text)
+            .iter()
+            .fold(0u64, |m, h| m | bit(h.concept as u8));
+        if b & t.c.shadow_object != 0 {
+            sen.add(t.c.shadow_object.trailing_zeros() as u8, &format!("parameter `{p}`"));
+        }
     }
     // A parameter counts as named when it is written as code, or is an
     // identifier no prose word could be (`tone_reference`), or is called a field.
@@ -978,22 +1143,46 @@ fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, 
     }
     for w in &t.known_words {
         for pat in [format!("'{w}'"), format!("{w} tool")] {
-            if sentence.contains(&pat) && !ctx.is_own_tool(w) {
+            if word_in(sentence, &pat) && !ctx.is_own_tool(w) {
                 sen.add(Derived::ToolKnown as u8, &pat);
             }
         }
     }
-    if let Some(c) = t.other_server.captures(bytes) {
-        let name = c.get(1).map(text).unwrap_or_default();
-        if !matches!(name.as_str(), "same" | "this" | "our" | "mcp" | "remote" | "local" | "api" | "web" | "target")
-            && !ctx.s.name.to_lowercase().contains(&name)
-        {
-            sen.add(Derived::ToolKnown as u8, &format!("the {name} server"));
+
+}
+
+/// The first sentence of a description (at most 400 bytes): what the tool says it is.
+fn first_sentence(text: &str) -> &str {
+    let mut cut = text
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '\n' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n'])
+        })
+        .map_or(text.len(), |(i, _)| i)
+        .min(400);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
+}
+
+/// What a server is about, computed once per surface: its name, the first
+/// sentence of its instructions, and each tool's name and first sentence.
+fn server_purpose(s: &ServerSurface) -> u64 {
+    *s.purpose.get_or_init(|| {
+        let mut words = s.name.replace(['_', '-'], " ");
+        if let Some(i) = &s.instructions {
+            words.push_str(" . ");
+            words.push_str(first_sentence(i));
         }
-    }
-    if let Some(m) = t.any_tool.find(bytes) {
-        sen.add(t.c.other_tool.trailing_zeros() as u8, &text(m));
-    }
+        for t in s.tools.iter().take(512) {
+            words.push_str(" . ");
+            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+            words.push_str(" . ");
+            words.push_str(first_sentence(t.description()));
+        }
+        ItemCtx::concepts_of(&words)
+    })
 }
 
 /// Identifier-shaped tokens (`read_file`, `slack-post`).
@@ -1035,10 +1224,6 @@ pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
                 "secrecy"
             } else if k & t.c.override_ != 0 {
                 "override"
-            } else if k & t.c.framing != 0 {
-                "authority"
-            } else if k & t.c.no_consent != 0 {
-                "no-consent"
             } else {
                 continue;
             };

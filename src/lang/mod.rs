@@ -297,8 +297,40 @@ impl Lexicon {
         }
         out.sort_by_key(|h| (h.span.0, h.span.1, h.concept));
         out.dedup();
+        drop_nested(&mut out);
         out
     }
+}
+
+/// Drop hits that sit strictly inside a longer hit of another concept: in
+/// "access key" the credential is meant, not the verb "access".
+fn drop_nested(hits: &mut Vec<Hit>) {
+    if hits.len() < 2 {
+        return;
+    }
+    // Longest first among equal starts, so a sweep of the furthest end seen covers nested hits.
+    let mut order: Vec<usize> = (0..hits.len()).collect();
+    order.sort_by_key(|&i| (hits[i].span.0, std::cmp::Reverse(hits[i].span.1)));
+    let mut keep = vec![true; hits.len()];
+    let mut reach: Option<usize> = None;
+    for &i in &order {
+        let h = hits[i];
+        if let Some(r) = reach.map(|r| hits[r])
+            && h.span.1 <= r.span.1
+            && h.span != r.span
+            && h.concept != r.concept
+        {
+            keep[i] = false;
+        }
+        if reach.is_none_or(|r| h.span.1 > hits[r].span.1) {
+            reach = Some(i);
+        }
+    }
+    let mut i = 0;
+    hits.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
 }
 
 fn word_end(text: &str, from: usize) -> usize {
@@ -448,6 +480,14 @@ mod tests {
         assert_eq!(names(&l, "Bring \t along"), ["move:bring along"]);
         // One literal under two languages of one concept is one hit.
         assert_eq!(names(&l, "das Kontopasswort"), ["secret:passwort"]);
+        // A word inside a longer term of another concept is that term's, not its own.
+        let l = lex(r#"
+            [concept.read]
+            en = ["access"]
+            [concept.secret]
+            en = ["access key"]
+        "#);
+        assert_eq!(names(&l, "the access key; access it"), ["secret:access key", "read:access"]);
         let l = lex(r#"
             [concept.context]
             ru = ["истори* чата", "предыдущ* сообщени*"]
