@@ -164,6 +164,11 @@ pub struct Tables {
     any_tool: Regex,
     here: Regex,
     env_secret: Regex,
+    self_ref: Regex,
+    bare_call: Regex,
+    bare_dest: Regex,
+    possessive_tool: Regex,
+    long_number: Regex,
 }
 
 /// Concept bits the code reads by name.
@@ -180,6 +185,11 @@ struct Concepts {
     move_: u64,
     act: u64,
     shadow_object: u64,
+    tool_output: u64,
+    context: u64,
+    prohibit: u64,
+    move_weak: u64,
+    read: u64,
 }
 
 #[derive(Deserialize)]
@@ -275,6 +285,11 @@ pub fn tables() -> &'static Tables {
             move_: sig("move"),
             act: sig("act"),
             shadow_object: sig("shadow_object"),
+            tool_output: sig("tool_output"),
+            context: sig("context"),
+            prohibit: sig("prohibit"),
+            move_weak: sig("move_weak"),
+            read: sig("read"),
         };
         let re = |p: &str| {
             regex::bytes::RegexBuilder::new(p)
@@ -303,10 +318,20 @@ pub fn tables() -> &'static Tables {
             // Assigning a slot a value: "set it to", "fill the filter with".
             assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
             // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
-            other_server: re(r"\b(?:the|from\s+the|via\s+the|on\s+the)\s+([a-z0-9][a-z0-9_.\-]{1,30})(?:\s+mcp)?\s+server(?:'s)?\b"),
+            other_server: re(r"\b(?:the|from\s+the|via\s+the|on\s+the|with\s+the|through\s+the)\s+([a-z0-9][a-z0-9_./\-]{1,30})(?:\s+mcp)?\s+(?:server|servers)(?:'s)?\b"),
             // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
             any_tool: re(r"\b(?:any|every|all|each|other|another|whichever)\s+(?:[a-z0-9\-]+\s+){0,4}(?:tools?|functions?|servers?|integrations?|plugins?)\b"),
             here: re(r"\b(?:here|in here|into this|in this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b"),
+            // The model's own setup, however it is called: "what you were told", "the text above the first user message".
+            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b"),
+            // `call get_compensation`, `via send_message`: a tool named without code marks.
+            bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
+            // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
+            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
+            // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
+            possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
+            // Account, routing and card numbers: a concrete value injected into a call.
+            long_number: re(r"\b\d{6,}\b"),
             // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
             env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
         }
@@ -524,10 +549,12 @@ pub fn analyse(
         sig.field_evidence
             .push((Derived::Hidden as u8, "hidden from a reviewer".into()));
     }
-    if let Some(c) = &facts.cmd {
-        sig.field_sigs |= bit(Derived::Cmd as u8);
-        sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
-    }
+    // A command belongs to the sentence that holds it (a field-wide signal
+    // would join it to any directive elsewhere in the text).
+    let cmd_norm = facts.cmd.as_ref().map(|c| {
+        let n = lang::normalize(c).text;
+        crate::text::truncate_chars(&n, 24).trim_end_matches('…').to_string()
+    });
     if let Some(c) = &facts.fetch_exec {
         sig.field_sigs |= bit(Derived::CmdFetchExec as u8);
         sig.field_evidence
@@ -544,7 +571,7 @@ pub fn analyse(
         .fold(0u64, |m, h| m | bit(h.concept as u8));
     if any_concept & t.c.trigger_any == 0
         && !hidden
-        && facts.cmd.is_none()
+        && cmd_norm.is_none()
         && !text.contains("://")
         && !text.contains('\'')
     {
@@ -557,12 +584,23 @@ pub fn analyse(
             text: crate::text::truncate_chars(sentence, 160),
             ..Sentence::default()
         };
+        // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
+        let negated_from = reading
+            .hits
+            .iter()
+            .filter(|h| h.span.0 as usize >= range.start && (h.span.1 as usize) <= range.end)
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0)
+            .map(|h| h.span.1 as usize);
+        let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
         for h in reading
             .hits
             .iter()
             .filter(|h| h.span.0 as usize >= range.start && (h.span.1 as usize) <= range.end)
         {
             let b = bit(h.concept as u8);
+            if b & negatable != 0 && negated_from.is_some_and(|n| h.span.0 as usize >= n) {
+                continue;
+            }
             if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
                 continue;
             }
@@ -572,7 +610,25 @@ pub fn analyse(
             }
             sen.add(h.concept as u8, &text[h.range()]);
         }
-        derive(t, &ctx, field, sentence, &mut sen);
+        derive(
+            t,
+            &ctx,
+            field,
+            sentence,
+            negated_from.map(|n| n - range.start),
+            &mut sen,
+        );
+        if let Some(c) = &cmd_norm
+            && sentence.contains(c.as_str())
+        {
+            sen.add(Derived::Cmd as u8, c);
+        }
+        // Another server's results, as what is taken.
+        if sen.sigs & t.c.tool_output != 0
+            && sen.sigs & (bit(Derived::ToolKnown as u8) | t.c.other_tool) != 0
+        {
+            sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
+        }
         sig.sentences.push(sen);
     }
     // Purpose is only asked about when a sentence names sensitive data.
@@ -594,6 +650,15 @@ pub fn analyse(
                 );
             }
         }
+    }
+    if let Some(c) = &cmd_norm
+        && !sig
+            .sentences
+            .iter()
+            .any(|s| s.sigs & bit(Derived::Cmd as u8) != 0)
+    {
+        sig.field_sigs |= bit(Derived::Cmd as u8);
+        sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
     }
     mark_language_switch(t, &mut sig);
     // A shell tool's own commands are its job, not guidance to run something.
@@ -736,10 +801,16 @@ fn impostor_of(name: &str) -> Option<&'static str> {
         .map(|k| k.as_str())
 }
 
+/// The text is a schema keyword's value, not prose: data a model uses as is
+/// (`default`, `enum`, `examples`) or a constraint (`pattern`, `format`, `$comment`,
+/// a schema `title`). An order to the model there has no honest reason.
 fn is_schema_value(path: &str) -> bool {
-    let last = path.rsplit('.').next().unwrap_or("");
-    let key = last.split('[').next().unwrap_or("");
-    matches!(key, "default" | "const" | "examples" | "example" | "enum")
+    let in_schema = path.contains("Schema");
+    path.split('.').rev().take(3).any(|seg| {
+        let key = seg.split('[').next().unwrap_or("");
+        matches!(key, "default" | "const" | "examples" | "example" | "enum")
+            || (in_schema && matches!(key, "pattern" | "format" | "$comment" | "title" | "contentMediaType"))
+    })
 }
 
 /// Item scope: the fields of one tool together (half the payload in the
@@ -1013,13 +1084,21 @@ impl<'a> ItemCtx<'a> {
     }
 
     fn is_own_tool(&self, name: &str) -> bool {
-        self.s.tools.iter().any(|x| x.name.eq_ignore_ascii_case(name))
+        self.s.tools.iter().any(|x| same_name(&x.name, name))
     }
 }
 
 /// Signals derived from the sentence text and the tool it belongs to.
-fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, sen: &mut Sentence) {
+fn derive(
+    t: &Tables,
+    ctx: &ItemCtx<'_>,
+    field: &TextField<'_>,
+    sentence: &str,
+    negated_from: Option<usize>,
+    sen: &mut Sentence,
+) {
     let bytes = sentence.as_bytes();
+    let live = |start: usize| negated_from.is_none_or(|n| start < n);
     let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
     if sentence.contains("://") || sentence.contains("www.") {
         for u in t.url.find_iter(bytes) {
@@ -1049,14 +1128,53 @@ fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, 
             sen.add(Derived::Value as u8, &ip);
         }
     }
+    if let Some(m) = t.self_ref.find(bytes) {
+        let context = tables().lex.id("context").map_or(0, |i| i as u8);
+        sen.add(context, &text(m));
+    }
+    for caps in t.bare_dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
+        if let Some(n) = (1..=3).find_map(|i| caps.get(i)).map(text)
+            && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
+        {
+            sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+            sen.add(Derived::WhereParam as u8, &n);
+            sen.add(Derived::ParamNamed as u8, &n);
+        }
+    }
+    if let Some(c) = t.possessive_tool.captures(bytes) {
+        let owner = c.get(1).map(text).unwrap_or_default();
+        let tool = c.get(2).map(text).unwrap_or_default();
+        if !ctx.is_own_tool(&tool) && !ctx.s.name.to_lowercase().contains(&owner) {
+            sen.add(Derived::ToolKnown as u8, &format!("{owner}'s `{tool}`"));
+        }
+    }
     if let Some(m) = t.env_secret.find(bytes) {
         let secret = tables().lex.id("secret").map_or(0, |i| i as u8);
         sen.add(secret, &text(m));
     }
-    for re in [&t.iban, &t.wallet, &t.quoted] {
+    for re in [&t.iban, &t.wallet] {
         if let Some(m) = re.find(bytes) {
             sen.add(Derived::Value as u8, &text(m));
         }
+    }
+    // A quoted literal is an injected value unless it is an identifier (a
+    // parameter, tool or enum name the text documents).
+    for m in t.quoted.find_iter(bytes) {
+        let inner = text(m);
+        let inner = inner.trim_matches(['\'', '"']);
+        let identifier = inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+            sen.add(Derived::Value as u8, inner);
+            break;
+        }
+    }
+    if let Some(m) = t.long_number.find(bytes) {
+        sen.add(Derived::Value as u8, &text(m));
     }
     // Parameters: the field's own parameter, or one named in the sentence.
     if let Some(p) = &ctx.own_param {
@@ -1097,6 +1215,9 @@ fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, 
     }
     // Destination slots: into `x`, as `x`, set `x` to.
     for caps in t.dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
         let name = (1..=3)
             .find_map(|i| caps.get(i))
             .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
@@ -1112,22 +1233,27 @@ fn derive(t: &Tables, ctx: &ItemCtx<'_>, field: &TextField<'_>, sentence: &str, 
             None => sen.add(Derived::Dest as u8, &text(caps.get(0).expect("whole match"))),
         }
     }
-    if t.assign.is_match(bytes) {
+    if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
         sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
     }
     // Tools: code-formatted or identifier-shaped names of another tool.
-    for caps in t.call.captures_iter(bytes) {
-        if let Some(m) = caps.get(1) {
-            let n = text(m);
-            if ctx.is_param(&n) || field.item.is_some_and(|i| i.eq_ignore_ascii_case(&n)) {
-                continue;
-            }
-            sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
-            if ctx.is_own_tool(&n) {
-                sen.add(Derived::ToolOwn as u8, &n);
-            } else {
-                sen.add(Derived::ToolKnown as u8, &n);
-            }
+    for caps in t.call.captures_iter(bytes).chain(t.bare_call.captures_iter(bytes)) {
+        let (Some(whole), Some(m)) = (caps.get(0), caps.get(1)) else {
+            continue;
+        };
+        let n = text(m);
+        if !live(whole.start())
+            || ctx.is_param(&n)
+            || field.item.is_some_and(|i| same_name(i, &n))
+            || t.env_secret.is_match(n.as_bytes())
+        {
+            continue;
+        }
+        sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
+        if ctx.is_own_tool(&n) {
+            sen.add(Derived::ToolOwn as u8, &n);
+        } else if t.known_tools.contains(&n) {
+            sen.add(Derived::ToolKnown as u8, &n);
         }
     }
     for tok in identifiers(sentence) {
@@ -1183,6 +1309,17 @@ fn server_purpose(s: &ServerSurface) -> u64 {
         }
         ItemCtx::concepts_of(&words)
     })
+}
+
+/// Two spellings of one identifier: `runRollbackPipeline`, `run_rollback_pipeline`, `run-rollback-pipeline`.
+fn same_name(a: &str, b: &str) -> bool {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    squash(a) == squash(b)
 }
 
 /// Identifier-shaped tokens (`read_file`, `slack-post`).
