@@ -101,7 +101,10 @@ fn main() -> anyhow::Result<()> {
             );
         }
     }
-    writeln!(md, "| technique | tune: caught (stages 1–2) | test: caught (stages 1–2) |")?;
+    writeln!(
+        md,
+        "| technique | tune: caught (stages 1–2) | test: caught (stages 1–2) |"
+    )?;
     writeln!(md, "|---|---|---|")?;
     let mut techniques: Vec<&String> = per.keys().map(|(t, _)| t).collect();
     techniques.dedup();
@@ -110,10 +113,7 @@ fn main() -> anyhow::Result<()> {
         let benign = t.starts_with("benign");
         let cell = |half: &'static str| -> String {
             per.get(&(t.clone(), half)).map_or("–".into(), |x| {
-                format!(
-                    "{}/{} ({})",
-                    x.flagged, x.n, x.flagged12
-                )
+                format!("{}/{} ({})", x.flagged, x.n, x.flagged12)
             })
         };
         for half in ["tune", "test"] {
@@ -126,7 +126,10 @@ fn main() -> anyhow::Result<()> {
         }
         writeln!(md, "| {t} | {} | {} |", cell("tune"), cell("test"))?;
     }
-    for (benign, label) in [(false, "**attacks caught (recall)**"), (true, "**benign flagged (FPR)**")] {
+    for (benign, label) in [
+        (false, "**attacks caught (recall)**"),
+        (true, "**benign flagged (FPR)**"),
+    ] {
         let cell = |half: &str| {
             totals.get(&(benign, half)).map_or("–".into(), |x| {
                 format!(
@@ -152,7 +155,11 @@ fn main() -> anyhow::Result<()> {
 }
 
 fn pct(a: usize, n: usize) -> f64 {
-    if n == 0 { 0.0 } else { 100.0 * a as f64 / n as f64 }
+    if n == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / n as f64
+    }
 }
 
 fn load_dev(dir: &Path, half: &'static str) -> anyhow::Result<Vec<Case>> {
@@ -236,11 +243,14 @@ fn outcomes(root: &Path, paths: &[PathBuf]) -> anyhow::Result<BTreeMap<String, O
 fn external(dir: &Path, md: &mut String, verbose: bool) -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
     // Anchor corpus.
-    let corpus: Vec<Value> =
-        serde_json::from_slice(&std::fs::read(dir.join("mcptrustchecker-benchmark/corpus.json"))?)?;
+    let corpus: Vec<Value> = serde_json::from_slice(&std::fs::read(
+        dir.join("mcptrustchecker-benchmark/corpus.json"),
+    )?)?;
     let mut paths = Vec::new();
     for c in &corpus {
-        let p = tmp.path().join(format!("{}.json", c["id"].as_str().unwrap_or("x")));
+        let p = tmp
+            .path()
+            .join(format!("{}.json", c["id"].as_str().unwrap_or("x")));
         std::fs::write(&p, serde_json::to_vec(&c["manifest"])?)?;
         paths.push(p);
     }
@@ -255,13 +265,22 @@ fn external(dir: &Path, md: &mut String, verbose: bool) -> anyhow::Result<()> {
             n += 1;
             fp += usize::from(g >= Grade::C);
             if verbose && g >= Grade::C {
-                println!("anchor FP {}: {:?}", c["id"], o[c["id"].as_str().unwrap_or("x")].findings);
+                println!(
+                    "anchor FP {}: {:?}",
+                    c["id"],
+                    o[c["id"].as_str().unwrap_or("x")].findings
+                );
             }
         }
     }
     writeln!(md, "| public set | attacks caught | benign flagged |")?;
     writeln!(md, "|---|---|---|")?;
-    writeln!(md, "| anchor corpus | {tp}/{p} = {:.1}% | {fp}/{n} = {:.1}% |", pct(tp, p), pct(fp, n))?;
+    writeln!(
+        md,
+        "| anchor corpus | {tp}/{p} = {:.1}% | {fp}/{n} = {:.1}% |",
+        pct(tp, p),
+        pct(fp, n)
+    )?;
     // Real catalogs.
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("real-catalogs"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -277,7 +296,11 @@ fn external(dir: &Path, md: &mut String, verbose: bool) -> anyhow::Result<()> {
             worse12.push(format!("{name} ({})", out.grade12));
         }
         if verbose {
-            for f in out.findings.iter().filter(|f| f.starts_with("MTC-INJ") || f.starts_with("MTC-UNI")) {
+            for f in out
+                .findings
+                .iter()
+                .filter(|f| f.starts_with("MTC-INJ") || f.starts_with("MTC-UNI"))
+            {
                 println!("real {name}: {f}");
             }
         }

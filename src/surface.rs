@@ -272,6 +272,10 @@ pub struct ServerSurface {
     /// server is about is not out of place in its own text.
     #[serde(skip)]
     pub purpose: std::sync::OnceLock<u64>,
+    /// Tool names with case and separators removed, built on first lookup (stage 2
+    /// asks whether an identifier in a description names one of the server's tools).
+    #[serde(skip)]
+    pub tool_names: std::sync::OnceLock<std::collections::HashSet<String>>,
 }
 
 impl ServerSurface {
@@ -301,6 +305,7 @@ impl ServerSurface {
             notes: Vec::new(),
             tool_index: std::sync::OnceLock::new(),
             purpose: std::sync::OnceLock::new(),
+            tool_names: std::sync::OnceLock::new(),
         }
     }
 

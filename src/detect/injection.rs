@@ -421,7 +421,11 @@ fn check_field(
     let reading_text;
     let readable: &str = if field.channel == Channel::Name {
         let words = super::capability::tokens(text);
-        reading_text = if words.len() >= 4 { words.join(" ") } else { String::new() };
+        reading_text = if words.len() >= 4 {
+            words.join(" ")
+        } else {
+            String::new()
+        };
         &reading_text
     } else {
         text
@@ -439,14 +443,16 @@ fn check_field(
     }
     // The clause reader: attack structure in any words and language.
     let facts = super::intent::PatternFacts {
-        cmd: hits.iter().find(|h| h.kind == "cmd").map(|h| h.text.clone()),
+        cmd: hits
+            .iter()
+            .find(|h| h.kind == "cmd")
+            .map(|h| h.text.clone()),
         fetch_exec: hits
             .iter()
             .find(|h| c.patterns[h.pattern].fetch_exec)
             .map(|h| h.text.clone()),
     };
-    let (structures, signals) =
-        super::intent::analyse(s, field, hidden, &facts, reading.as_ref());
+    let (structures, signals) = super::intent::analyse(s, field, hidden, &facts, reading.as_ref());
     extra_kinds.extend(super::intent::kinds(&signals, &structures));
 
     // Kinds present in the field (with their first evidence).
@@ -572,9 +578,9 @@ fn check_field(
     // Escalation: secrecy or override with any other kind, two signal kinds, or
     // three kinds at least one of which is a signal.
     let manip = has("secrecy") || has("override");
-    let already = out.iter().any(|f| {
-        f.rule_id == "MTC-INJ-POISON" && f.field.as_deref() == Some(field.path.as_str())
-    });
+    let already = out
+        .iter()
+        .any(|f| f.rule_id == "MTC-INJ-POISON" && f.field.as_deref() == Some(field.path.as_str()));
     if !already
         && ((manip && kinds.len() >= 2)
             || signal_kinds >= 2
@@ -609,7 +615,11 @@ fn check_field(
 
 /// Obvious placeholders (documentation keys) are reported, but not as confirmed.
 fn is_placeholder(v: &str) -> bool {
-    if compiled().example_secrets.iter().any(|e| v.starts_with(e.as_str())) {
+    if compiled()
+        .example_secrets
+        .iter()
+        .any(|e| v.starts_with(e.as_str()))
+    {
         return true;
     }
     let u = v.to_ascii_uppercase();

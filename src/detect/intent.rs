@@ -148,8 +148,11 @@ pub struct Tables {
     pub combos: Vec<Combo>,
     known_tools: HashSet<String>,
     known_list: Vec<String>,
-    known_words: Vec<String>,
-    stop: Vec<(lang::Lang, HashSet<String>)>,
+    /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
+    known_word: Regex,
+    /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
+    stop: std::collections::HashMap<String, u8, FnvBuild>,
+    stop_langs: Vec<lang::Lang>,
     c: Concepts,
     url: Regex,
     email: Regex,
@@ -160,8 +163,6 @@ pub struct Tables {
     dest: Regex,
     call: Regex,
     assign: Regex,
-    other_server: Regex,
-    any_tool: Regex,
     here: Regex,
     env_secret: Regex,
     self_ref: Regex,
@@ -179,7 +180,6 @@ struct Concepts {
     example: u64,
     conceal: u64,
     override_: u64,
-    framing: u64,
     no_consent: u64,
     other_tool: u64,
     move_: u64,
@@ -190,6 +190,8 @@ struct Concepts {
     prohibit: u64,
     move_weak: u64,
     read: u64,
+    /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
+    actionable: u64,
 }
 
 #[derive(Deserialize)]
@@ -246,14 +248,18 @@ pub fn tables() -> &'static Tables {
         let stop: std::collections::BTreeMap<String, Vec<String>> =
             toml_edit::de::from_str(include_str!("../data/lang/stopwords.toml"))
                 .unwrap_or_else(|e| panic!("src/data/lang/stopwords.toml: {e}"));
-        let stop = stop
-            .into_iter()
-            .map(|(l, w)| {
-                let l = lang::Lang::parse(&l)
-                    .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
-                (l, w.into_iter().collect())
-            })
-            .collect();
+        let mut stop_langs = Vec::new();
+        let mut stop_map: std::collections::HashMap<String, u8, FnvBuild> = Default::default();
+        for (l, words) in stop {
+            let l = lang::Lang::parse(&l)
+                .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
+            let i = stop_langs.len();
+            assert!(i < 8, "stopwords.toml: at most 8 languages");
+            stop_langs.push(l);
+            for w in words {
+                *stop_map.entry(w).or_default() |= 1 << i;
+            }
+        }
         let c = Concepts {
             mask_what: sig("secret")
                 | sig("private_files")
@@ -279,7 +285,6 @@ pub fn tables() -> &'static Tables {
             example: sig("example_frame"),
             conceal: sig("conceal"),
             override_: sig("override"),
-            framing: sig("framing"),
             no_consent: sig("no_consent"),
             other_tool: sig("other_tool"),
             move_: sig("move"),
@@ -290,6 +295,14 @@ pub fn tables() -> &'static Tables {
             prohibit: sig("prohibit"),
             move_weak: sig("move_weak"),
             read: sig("read"),
+            actionable: [
+                "move", "move_weak", "read", "conceal", "override", "shadow_change",
+                "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
+                "secret", "private_files", "context", "personal", "user_words", "report_to_user",
+                "user_choice", "narrow_reply", "tool_output",
+            ]
+            .iter()
+            .fold(0, |m, n| m | sig(n)),
         };
         let re = |p: &str| {
             regex::bytes::RegexBuilder::new(p)
@@ -302,8 +315,17 @@ pub fn tables() -> &'static Tables {
             combos,
             known_tools: tools.names.iter().cloned().collect(),
             known_list: tools.names,
-            known_words: tools.words,
-            stop,
+            stop: stop_map,
+            stop_langs,
+            known_word: {
+                let alt = tools
+                    .words
+                    .iter()
+                    .map(|w| regex::escape(w))
+                    .collect::<Vec<_>>()
+                    .join("|");
+                re(&format!(r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b"))
+            },
             c,
             url: re(r#"(?:https?|ftp|wss?)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
             email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
@@ -318,9 +340,7 @@ pub fn tables() -> &'static Tables {
             // Assigning a slot a value: "set it to", "fill the filter with".
             assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
             // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
-            other_server: re(r"\b(?:the|from\s+the|via\s+the|on\s+the|with\s+the|through\s+the)\s+([a-z0-9][a-z0-9_./\-]{1,30})(?:\s+mcp)?\s+(?:server|servers)(?:'s)?\b"),
             // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
-            any_tool: re(r"\b(?:any|every|all|each|other|another|whichever)\s+(?:[a-z0-9\-]+\s+){0,4}(?:tools?|functions?|servers?|integrations?|plugins?)\b"),
             here: re(r"\b(?:here|in here|into this|in this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b"),
             // The model's own setup, however it is called: "what you were told", "the text above the first user message".
             self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b"),
@@ -348,26 +368,53 @@ impl Tables {
 
     /// Which gated (Latin-script, non-English) language a sentence is written in.
     fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
-        let mut counts: Vec<(lang::Lang, usize)> = self.stop.iter().map(|(l, _)| (*l, 0)).collect();
+        let mut counts = [0usize; 8];
         for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
-            if w.is_empty() {
+            if w.is_empty() || w.len() > 12 {
                 continue;
             }
-            for (i, (_, set)) in self.stop.iter().enumerate() {
-                if set.contains(w) {
-                    counts[i].1 += 1;
+            if let Some(&mask) = self.stop.get(w) {
+                for (i, c) in counts.iter_mut().enumerate() {
+                    *c += usize::from(mask & (1 << i) != 0);
                 }
             }
         }
-        let en = counts
+        let en = self
+            .stop_langs
             .iter()
-            .find(|(l, _)| *l == lang::Lang::En)
-            .map_or(0, |c| c.1);
-        counts
-            .into_iter()
-            .filter(|(l, n)| *l != lang::Lang::En && *n > en && *n >= 1)
-            .max_by_key(|(_, n)| *n)
-            .map(|(l, _)| l)
+            .position(|l| *l == lang::Lang::En)
+            .map_or(0, |i| counts[i]);
+        self.stop_langs
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| **l != lang::Lang::En && counts[*i] > en && counts[*i] >= 1)
+            .max_by_key(|(i, _)| counts[*i])
+            .map(|(_, l)| *l)
+    }
+}
+
+/// FNV-1a: the stop-word map is looked up once per word of a sentence, and
+/// its keys are our own data, so a fast non-keyed hash is the right one.
+#[derive(Default, Clone, Copy)]
+pub struct FnvBuild;
+
+impl std::hash::BuildHasher for FnvBuild {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
     }
 }
 
@@ -438,17 +485,25 @@ pub struct Reading {
     pub text: String,
     hits: Vec<lang::Hit>,
     mentions: Vec<(usize, usize)>,
+    sentences: Vec<std::ops::Range<usize>>,
+    /// A Spanish, French, German, Portuguese or Italian term matched somewhere.
+    gated: bool,
 }
 
 impl Reading {
     /// Normalise and match `raw` (`None` when the text is too short to say anything).
-    pub fn new(raw: &str, field: &TextField<'_>, ctx_defensive: impl FnOnce() -> bool) -> Option<Reading> {
+    pub fn new(
+        raw: &str,
+        field: &TextField<'_>,
+        ctx_defensive: impl FnOnce() -> bool,
+    ) -> Option<Reading> {
         let t = tables();
         if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
             return None;
         }
         let text = lang::normalize(raw).text;
-        let hits = find_gated(t, &text);
+        let sentences = lang::sentences(&text);
+        let (hits, gated) = find_gated(t, &text, &sentences);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
         let defensive_words = hits
             .iter()
@@ -470,8 +525,9 @@ impl Reading {
                     .map(|m| (m.start(), m.end())),
             );
             let purpose_defensive = super::injection::defensive_name(field.item) || ctx_defensive();
-            for r in lang::sentences(&text) {
-                let inside = |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
+            for r in sentences.iter().cloned() {
+                let inside =
+                    |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
                 if let Some(e) = hits
                     .iter()
                     .filter(inside)
@@ -496,11 +552,15 @@ impl Reading {
             text,
             hits,
             mentions,
+            sentences,
+            gated,
         })
     }
 
     fn mentioned(&self, r: std::ops::Range<usize>) -> bool {
-        self.mentions.iter().any(|&(s, e)| r.start >= s && r.end <= e)
+        self.mentions
+            .iter()
+            .any(|&(s, e)| r.start >= s && r.end <= e)
     }
 
     /// True when every occurrence of `snippet` (a pattern hit, raw) in the
@@ -553,7 +613,9 @@ pub fn analyse(
     // would join it to any directive elsewhere in the text).
     let cmd_norm = facts.cmd.as_ref().map(|c| {
         let n = lang::normalize(c).text;
-        crate::text::truncate_chars(&n, 24).trim_end_matches('…').to_string()
+        crate::text::truncate_chars(&n, 24)
+            .trim_end_matches('…')
+            .to_string()
     });
     if let Some(c) = &facts.fetch_exec {
         sig.field_sigs |= bit(Derived::CmdFetchExec as u8);
@@ -562,41 +624,43 @@ pub fn analyse(
     }
     if is_schema_value(&field.path) {
         sig.field_sigs |= bit(Derived::SchemaValue as u8);
-        sig.field_evidence
-            .push((Derived::SchemaValue as u8, "a value the model may use as is".into()));
+        sig.field_evidence.push((
+            Derived::SchemaValue as u8,
+            "a value the model may use as is".into(),
+        ));
     }
     let any_concept = reading
         .hits
         .iter()
         .fold(0u64, |m, h| m | bit(h.concept as u8));
-    if any_concept & t.c.trigger_any == 0
-        && !hidden
-        && cmd_norm.is_none()
-        && !text.contains("://")
-        && !text.contains('\'')
+    if any_concept & t.c.trigger_any == 0 && !hidden && cmd_norm.is_none() && !text.contains("://")
     {
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
-    for range in lang::sentences(text) {
+    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
+    let mut ranges = Vec::with_capacity(reading.sentences.len());
+    let mut first_hit = 0;
+    for range in reading.sentences.iter().cloned() {
         let sentence = &text[range.clone()];
-        let mut sen = Sentence {
-            text: crate::text::truncate_chars(sentence, 160),
-            ..Sentence::default()
-        };
+        let mut sen = Sentence::default();
+        // Hits are sorted by start: this sentence's are the next run of them.
+        while first_hit < reading.hits.len()
+            && (reading.hits[first_hit].span.0 as usize) < range.start
+        {
+            first_hit += 1;
+        }
+        let mut end_hit = first_hit;
+        while end_hit < reading.hits.len() && (reading.hits[end_hit].span.0 as usize) < range.end {
+            end_hit += 1;
+        }
+        let own = &reading.hits[first_hit..end_hit];
         // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
-        let negated_from = reading
-            .hits
+        let negated_from = own
             .iter()
-            .filter(|h| h.span.0 as usize >= range.start && (h.span.1 as usize) <= range.end)
             .find(|h| bit(h.concept as u8) & t.c.prohibit != 0)
             .map(|h| h.span.1 as usize);
-        let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
-        for h in reading
-            .hits
-            .iter()
-            .filter(|h| h.span.0 as usize >= range.start && (h.span.1 as usize) <= range.end)
-        {
+        for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
             let b = bit(h.concept as u8);
             if b & negatable != 0 && negated_from.is_some_and(|n| h.span.0 as usize >= n) {
                 continue;
@@ -610,14 +674,22 @@ pub fn analyse(
             }
             sen.add(h.concept as u8, &text[h.range()]);
         }
-        derive(
-            t,
-            &ctx,
-            field,
-            sentence,
-            negated_from.map(|n| n - range.start),
-            &mut sen,
-        );
+        // Structure is only derived where there is something to combine it
+        // with: an action, a concealment, a rule, data named, an address.
+        if sen.sigs & t.c.actionable != 0
+            || hidden
+            || sentence.contains("://")
+            || sentence.contains('@')
+        {
+            derive(
+                t,
+                &ctx,
+                field,
+                sentence,
+                negated_from.map(|n| n - range.start),
+                &mut sen,
+            );
+        }
         if let Some(c) = &cmd_norm
             && sentence.contains(c.as_str())
         {
@@ -630,23 +702,27 @@ pub fn analyse(
             sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
         }
         sig.sentences.push(sen);
+        ranges.push(range);
     }
     // Purpose is only asked about when a sentence names sensitive data.
     if sig.union() & t.c.mask_what != 0 {
         let purpose = ctx.purpose();
-        for sen in &mut sig.sentences {
+        for (i, sen) in sig.sentences.iter_mut().enumerate() {
             let what = sen.sigs & t.c.mask_what;
             if what == 0 {
                 continue;
             }
-            let slot = ctx.slot_purpose(&sen.text);
+            let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
             if what & (purpose | slot) != 0 {
                 sen.add(Derived::InPurpose as u8, "the tool's own purpose");
             } else {
                 let name = field.item.unwrap_or(&s.name);
                 sen.add(
                     Derived::OutOfPurpose as u8,
-                    &format!("`{}` is not about it", crate::text::truncate_chars(name, 30)),
+                    &format!(
+                        "`{}` is not about it",
+                        crate::text::truncate_chars(name, 30)
+                    ),
                 );
             }
         }
@@ -660,7 +736,9 @@ pub fn analyse(
         sig.field_sigs |= bit(Derived::Cmd as u8);
         sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
     }
-    mark_language_switch(t, &mut sig);
+    if reading.gated || !crate::text::is_plain_ascii(text) {
+        mark_language_switch(t, text, &ranges, &mut sig);
+    }
     // A shell tool's own commands are its job, not guidance to run something.
     if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
         for sen in &mut sig.sentences {
@@ -668,43 +746,61 @@ pub fn analyse(
         }
     }
     if field.channel != crate::surface::Channel::Name
-        && let Some(near) = field.item.filter(|_| field.item_kind == "tool").and_then(impostor_of)
+        && let Some(near) = field
+            .item
+            .filter(|_| field.item_kind == "tool")
+            .and_then(impostor_of)
     {
         for sen in &mut sig.sentences {
-            sen.add(Derived::Impostor as u8, &format!("name one edit from `{near}`"));
+            sen.add(
+                Derived::Impostor as u8,
+                &format!("name one edit from `{near}`"),
+            );
         }
     }
+    // Only sentences that name something are kept, with their words for evidence.
+    let mut kept = Vec::new();
+    for (sen, r) in sig.sentences.into_iter().zip(ranges) {
+        if sen.sigs != 0 {
+            kept.push(Sentence {
+                text: crate::text::truncate_chars(&text[r], 160),
+                ..sen
+            });
+        }
+    }
+    sig.sentences = kept;
     let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
-    if std::env::var_os("MTC_DEBUG_INTENT").is_some() {
-        for sen in &sig.sentences {
-            let names: Vec<String> = sen.evidence.iter().map(|(b, e)| format!("{}={e}", t.name(*b))).collect();
-            eprintln!("[{}] {} :: {}", field.path, sen.text, names.join(", "));
-        }
-    }
     (found, sig)
 }
 
 /// Every hit of the lexicon, with Spanish, French, German, Portuguese and
-/// Italian terms kept only in sentences written in that language.
-fn find_gated(t: &Tables, text: &str) -> Vec<lang::Hit> {
+/// Italian terms kept only in sentences written in that language; and whether
+/// any such term matched.
+fn find_gated(
+    t: &Tables,
+    text: &str,
+    sentences: &[std::ops::Range<usize>],
+) -> (Vec<lang::Hit>, bool) {
     let mut hits = t.lex.find(text);
-    if hits.iter().any(|h| gated(h.lang)) {
-        let sentences = lang::sentences(text);
+    let gated_any = hits.iter().any(|h| gated(h.lang));
+    if gated_any {
         let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
+        let mut at = 0;
         hits.retain(|h| {
             if !gated(h.lang) {
                 return true;
             }
-            let Some(i) = sentences
-                .iter()
-                .position(|r| (h.span.0 as usize) >= r.start && (h.span.1 as usize) <= r.end)
-            else {
+            // Hits are sorted by start: the sentence index only moves forward.
+            while at < sentences.len() && sentences[at].end < h.span.1 as usize {
+                at += 1;
+            }
+            let Some(r) = sentences.get(at).filter(|r| r.start <= h.span.0 as usize) else {
                 return false;
             };
-            *langs[i].get_or_insert_with(|| t.sentence_lang(&text[sentences[i].clone()])) == Some(h.lang)
+            *langs[at].get_or_insert_with(|| t.sentence_lang(&text[r.clone()])) == Some(h.lang)
         });
     }
-    hits
+    (hits, gated_any)
 }
 
 /// The words before a hit make it a condition: "when deploying", "if you delete".
@@ -718,17 +814,45 @@ fn in_condition(before: &str) -> bool {
     words.iter().any(|w| {
         matches!(
             *w,
-            "when" | "whenever" | "if" | "while" | "before" | "after" | "once" | "upon" | "unless"
-                | "until" | "for" | "to" | "can" | "may" | "might" | "cannot" | "won't" | "not"
-                | "never" | "without" | "that" | "which" | "who" | "it" | "this" | "tool"
+            "when"
+                | "whenever"
+                | "if"
+                | "while"
+                | "before"
+                | "after"
+                | "once"
+                | "upon"
+                | "unless"
+                | "until"
+                | "for"
+                | "to"
+                | "can"
+                | "may"
+                | "might"
+                | "cannot"
+                | "won't"
+                | "not"
+                | "never"
+                | "without"
+                | "that"
+                | "which"
+                | "who"
+                | "it"
+                | "this"
+                | "tool"
         )
     })
 }
 
 /// Sentences in another script or language than the field's first sentence:
 /// an instruction switched into a language the reviewer may not read.
-fn mark_language_switch(t: &Tables, sig: &mut FieldSignals) {
-    if sig.sentences.len() < 2 {
+fn mark_language_switch(
+    t: &Tables,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    sig: &mut FieldSignals,
+) {
+    if ranges.len() < 2 {
         return;
     }
     let class = |s: &str| -> Option<String> {
@@ -758,11 +882,11 @@ fn mark_language_switch(t: &Tables, sig: &mut FieldSignals) {
         }
         Some(k.to_string())
     };
-    let Some(first) = class(&sig.sentences[0].text) else {
+    let Some(first) = class(&text[ranges[0].clone()]) else {
         return;
     };
-    for sen in sig.sentences.iter_mut().skip(1) {
-        if let Some(c) = class(&sen.text)
+    for (sen, r) in sig.sentences.iter_mut().zip(ranges).skip(1) {
+        if let Some(c) = class(&text[r.clone()])
             && c != first
         {
             sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
@@ -809,7 +933,11 @@ fn is_schema_value(path: &str) -> bool {
     path.split('.').rev().take(3).any(|seg| {
         let key = seg.split('[').next().unwrap_or("");
         matches!(key, "default" | "const" | "examples" | "example" | "enum")
-            || (in_schema && matches!(key, "pattern" | "format" | "$comment" | "title" | "contentMediaType"))
+            || (in_schema
+                && matches!(
+                    key,
+                    "pattern" | "format" | "$comment" | "title" | "contentMediaType"
+                ))
     })
 }
 
@@ -858,7 +986,10 @@ pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<S
                 let sigs = core_sigs | rest;
                 let (sev, conf) = combo.grade(sigs);
                 let conf = conf.min(Confidence::Strong);
-                if best.as_ref().is_some_and(|b| (b.severity, b.confidence) >= (sev, conf)) {
+                if best
+                    .as_ref()
+                    .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+                {
                     continue;
                 }
                 let fake = FieldSignals {
@@ -934,7 +1065,13 @@ fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> 
 }
 
 /// The signals of `combo` that are present, each with its words.
-fn explain_sentence(t: &Tables, s: &Sentence, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
+fn explain_sentence(
+    t: &Tables,
+    s: &Sentence,
+    f: &FieldSignals,
+    sigs: u64,
+    combo: &Combo,
+) -> String {
     let relevant = combo
         .all
         .iter()
@@ -947,7 +1084,11 @@ fn explain_sentence(t: &Tables, s: &Sentence, f: &FieldSignals, sigs: u64, combo
             parts.push((*b, format!("{} \"{}\"", t.name(*b), ev)));
         }
     }
-    parts.into_iter().map(|(_, p)| p).collect::<Vec<_>>().join(" · ")
+    parts
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 fn explain(t: &Tables, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
@@ -967,6 +1108,8 @@ struct ItemCtx<'a> {
     item: Option<&'a crate::surface::Item>,
     /// The property whose schema holds the field (`tools[x].inputSchema.properties.P…`).
     own_param: Option<String>,
+    /// The item's parameter (or prompt argument) names, lowercased.
+    params: Vec<String>,
 }
 
 impl<'a> ItemCtx<'a> {
@@ -988,11 +1131,21 @@ impl<'a> ItemCtx<'a> {
                     .flatten()
             })
             .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
-        ItemCtx { s, item, own_param }
+        let params = Self::collect_params(item);
+        ItemCtx {
+            s,
+            item,
+            own_param,
+            params,
+        }
     }
 
-    fn param_names(&self) -> Vec<String> {
-        let Some(item) = self.item else {
+    fn param_names(&self) -> &[String] {
+        &self.params
+    }
+
+    fn collect_params(item: Option<&crate::surface::Item>) -> Vec<String> {
+        let Some(item) = item else {
             return Vec::new();
         };
         let mut out: Vec<String> = crate::detect::capability::params(item)
@@ -1013,7 +1166,9 @@ impl<'a> ItemCtx<'a> {
     fn concepts_of(words: &str) -> u64 {
         let t = tables();
         let norm = lang::normalize(words);
-        find_gated(t, &norm.text)
+        let sentences = lang::sentences(&norm.text);
+        find_gated(t, &norm.text, &sentences)
+            .0
             .iter()
             .fold(0u64, |m, h| m | bit(h.concept as u8))
             & t.c.mask_what
@@ -1037,8 +1192,23 @@ impl<'a> ItemCtx<'a> {
     fn slot_purpose(&self, sentence: &str) -> u64 {
         // A query, prompt or message slot carries the user's own words by design.
         const QUERY_SLOTS: &[&str] = &[
-            "query", "q", "question", "prompt", "search", "text", "input", "message", "topic",
-            "request", "term", "keywords", "ask", "content", "body", "instruction", "task",
+            "query",
+            "q",
+            "question",
+            "prompt",
+            "search",
+            "text",
+            "input",
+            "message",
+            "topic",
+            "request",
+            "term",
+            "keywords",
+            "ask",
+            "content",
+            "body",
+            "instruction",
+            "task",
         ];
         let mut words = String::new();
         let mut slots: Vec<String> = Vec::new();
@@ -1046,8 +1216,8 @@ impl<'a> ItemCtx<'a> {
             slots.push(p.clone());
         }
         for p in self.param_names() {
-            if word_in(sentence, &p) {
-                slots.push(p);
+            if word_in(sentence, p) {
+                slots.push(p.clone());
             }
         }
         let mut bits = 0;
@@ -1068,14 +1238,33 @@ impl<'a> ItemCtx<'a> {
     /// The tool runs, lints or rates commands by name.
     fn shell_like(&self) -> bool {
         self.item.is_some_and(|item| {
-            crate::detect::capability::tokens(&item.name).iter().any(|w| {
-                matches!(
-                    w.as_str(),
-                    "shell" | "exec" | "execute" | "command" | "commands" | "terminal" | "run"
-                        | "bash" | "script" | "cmd" | "process" | "lint" | "linter" | "check"
-                        | "analyze" | "analyse" | "audit" | "rate" | "score" | "scan"
-                )
-            })
+            crate::detect::capability::tokens(&item.name)
+                .iter()
+                .any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "shell"
+                            | "exec"
+                            | "execute"
+                            | "command"
+                            | "commands"
+                            | "terminal"
+                            | "run"
+                            | "bash"
+                            | "script"
+                            | "cmd"
+                            | "process"
+                            | "lint"
+                            | "linter"
+                            | "check"
+                            | "analyze"
+                            | "analyse"
+                            | "audit"
+                            | "rate"
+                            | "score"
+                            | "scan"
+                    )
+                })
         })
     }
 
@@ -1084,7 +1273,7 @@ impl<'a> ItemCtx<'a> {
     }
 
     fn is_own_tool(&self, name: &str) -> bool {
-        self.s.tools.iter().any(|x| same_name(&x.name, name))
+        own_tool_names(self.s).contains(&squash(name))
     }
 }
 
@@ -1105,14 +1294,22 @@ fn derive(
             let u = text(u);
             sen.add(Derived::WhereExt as u8, &u);
             sen.add(Derived::Value as u8, &u);
-            if u.contains('{') || u.contains('<') || u.contains('$') || u.contains("%s") || u.contains('[') {
+            if u.contains('{')
+                || u.contains('<')
+                || u.contains('$')
+                || u.contains("%s")
+                || u.contains('[')
+            {
                 sen.add(Derived::UrlTemplate as u8, &u);
             }
         }
     }
     // A Markdown image or link with a slot for data.
     if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
-        sen.add(Derived::UrlTemplate as u8, "markdown link with a placeholder");
+        sen.add(
+            Derived::UrlTemplate as u8,
+            "markdown link with a placeholder",
+        );
     }
     if sentence.contains('@')
         && let Some(m) = t.email.find(bytes)
@@ -1123,7 +1320,10 @@ fn derive(
     }
     if let Some(m) = t.ip.find(bytes) {
         let ip = text(m);
-        if ip.split('.').all(|o| o.parse::<u16>().is_ok_and(|n| n < 256)) {
+        if ip
+            .split('.')
+            .all(|o| o.parse::<u16>().is_ok_and(|n| n < 256))
+        {
             sen.add(Derived::WhereExt as u8, &ip);
             sen.add(Derived::Value as u8, &ip);
         }
@@ -1187,13 +1387,16 @@ fn derive(
             .iter()
             .fold(0u64, |m, h| m | bit(h.concept as u8));
         if b & t.c.shadow_object != 0 {
-            sen.add(t.c.shadow_object.trailing_zeros() as u8, &format!("parameter `{p}`"));
+            sen.add(
+                t.c.shadow_object.trailing_zeros() as u8,
+                &format!("parameter `{p}`"),
+            );
         }
     }
     // A parameter counts as named when it is written as code, or is an
     // identifier no prose word could be (`tone_reference`), or is called a field.
     let params = ctx.param_names();
-    for p in &params {
+    for p in params {
         if ctx.own_param.as_deref() == Some(p.as_str()) {
             continue;
         }
@@ -1230,14 +1433,21 @@ fn derive(
                     sen.add(Derived::ParamNamed as u8, &n);
                 }
             }
-            None => sen.add(Derived::Dest as u8, &text(caps.get(0).expect("whole match"))),
+            None => sen.add(
+                Derived::Dest as u8,
+                &text(caps.get(0).expect("whole match")),
+            ),
         }
     }
     if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
         sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
     }
     // Tools: code-formatted or identifier-shaped names of another tool.
-    for caps in t.call.captures_iter(bytes).chain(t.bare_call.captures_iter(bytes)) {
+    for caps in t
+        .call
+        .captures_iter(bytes)
+        .chain(t.bare_call.captures_iter(bytes))
+    {
         let (Some(whole), Some(m)) = (caps.get(0), caps.get(1)) else {
             continue;
         };
@@ -1267,14 +1477,19 @@ fn derive(
             sen.add(Derived::ToolKnown as u8, tok);
         }
     }
-    for w in &t.known_words {
-        for pat in [format!("'{w}'"), format!("{w} tool")] {
-            if word_in(sentence, &pat) && !ctx.is_own_tool(w) {
-                sen.add(Derived::ToolKnown as u8, &pat);
-            }
+    for caps in t.known_word.captures_iter(bytes) {
+        let w = caps
+            .get(1)
+            .or_else(|| caps.get(2))
+            .map(text)
+            .unwrap_or_default();
+        if !ctx.is_own_tool(&w) {
+            sen.add(
+                Derived::ToolKnown as u8,
+                &text(caps.get(0).expect("whole match")),
+            );
         }
     }
-
 }
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
@@ -1311,15 +1526,24 @@ fn server_purpose(s: &ServerSurface) -> u64 {
     })
 }
 
-/// Two spellings of one identifier: `runRollbackPipeline`, `run_rollback_pipeline`, `run-rollback-pipeline`.
+/// An identifier with case and separators removed, so `runRollbackPipeline`,
+/// `run_rollback_pipeline` and `run-rollback-pipeline` are one name.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 fn same_name(a: &str, b: &str) -> bool {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
     squash(a) == squash(b)
+}
+
+/// The server's tool names, squashed, built once per surface (a lookup per
+/// identifier would otherwise scan every tool of a 10,000-tool catalog).
+fn own_tool_names(s: &ServerSurface) -> &HashSet<String> {
+    s.tool_names
+        .get_or_init(|| s.tools.iter().map(|t| squash(&t.name)).collect())
 }
 
 /// Identifier-shaped tokens (`read_file`, `slack-post`).
@@ -1368,7 +1592,10 @@ pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
         }
     }
     for f in found.iter().filter(|f| f.severity >= Severity::Medium) {
-        out.push((f.combo.clone(), crate::text::truncate_chars(&f.evidence, 60)));
+        out.push((
+            f.combo.clone(),
+            crate::text::truncate_chars(&f.evidence, 60),
+        ));
     }
     out
 }
@@ -1382,7 +1609,12 @@ pub(crate) mod tests {
         let t = tables();
         assert!(t.lex.len() >= 20);
         for c in &t.combos {
-            assert!(crate::rules::get(&c.rule).is_some(), "{} emits {}", c.id, c.rule);
+            assert!(
+                crate::rules::get(&c.rule).is_some(),
+                "{} emits {}",
+                c.id,
+                c.rule
+            );
         }
         // Secret/context concepts are what the purpose check reads.
         assert_ne!(t.c.mask_what, 0);
