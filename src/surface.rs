@@ -267,6 +267,15 @@ pub struct ServerSurface {
     /// Verified on every hit, so a stale index after a mutation only costs speed.
     #[serde(skip)]
     pub tool_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
+    /// What the server is for, as stage 2 concept bits (its name, instructions,
+    /// tool names and their first sentences), computed on first use: data a
+    /// server is about is not out of place in its own text.
+    #[serde(skip)]
+    pub purpose: std::sync::OnceLock<u64>,
+    /// Tool names with case and separators removed, built on first lookup (stage 2
+    /// asks whether an identifier in a description names one of the server's tools).
+    #[serde(skip)]
+    pub tool_names: std::sync::OnceLock<std::collections::HashSet<String>>,
 }
 
 impl ServerSurface {
@@ -295,6 +304,8 @@ impl ServerSurface {
             package_meta: None,
             notes: Vec::new(),
             tool_index: std::sync::OnceLock::new(),
+            purpose: std::sync::OnceLock::new(),
+            tool_names: std::sync::OnceLock::new(),
         }
     }
 

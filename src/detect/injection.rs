@@ -19,7 +19,14 @@ use std::sync::OnceLock;
 struct PatternFile {
     pattern: Vec<PatternDef>,
     secret: Vec<SecretDef>,
+    examples: ExampleDef,
     urls: UrlDef,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExampleDef {
+    secrets: Vec<String>,
 }
 
 /// One row of the pattern table.
@@ -41,6 +48,9 @@ pub struct PatternDef {
     /// Group `tool` names a tool: when it is the field's own item, the hit is a self-reference (kind `redirect-self`).
     #[serde(default)]
     pub self_check: bool,
+    /// A download piped into an interpreter, or a reverse shell: code from elsewhere runs.
+    #[serde(default)]
+    pub fetch_exec: bool,
     pub pattern: String,
 }
 
@@ -77,11 +87,14 @@ pub struct Compiled {
     hosts: Vec<String>,
     path_sinks: Vec<String>,
     param_names: Vec<String>,
+    example_secrets: Vec<String>,
     url: Regex,
     base64: Regex,
     hexblob: Regex,
     decode_word: Regex,
     defensive: Regex,
+    /// A tool whose job is to judge text or code: scores, rates, audits, lints.
+    detector: Regex,
     access_verb: Regex,
 }
 
@@ -130,12 +143,17 @@ pub fn compiled() -> &'static Compiled {
             hosts: file.urls.hosts,
             path_sinks: file.urls.path_sinks,
             param_names: file.urls.param_names,
+            example_secrets: file.examples.secrets,
             url: build(r#"https?://[^\s"'<>`)\]}]+"#, true),
             base64: build(r"[A-Za-z0-9+/_-]{24,4096}={0,2}", false),
             hexblob: build(r"\b(?:[0-9a-fA-F]{2}){16,2048}\b", false),
             decode_word: build(r"\b(decode|decoded|base64|atob|b64decode|unbase64|decrypt|hex[- ]?encoded|from\s+hex)\b", true),
             defensive: build(
                 r"\b(e\.g\.|for\s+example|such\s+as|example:|detects?|detecting|flags?|blocks?|prevents?|protects?\s+against|do\s+not\s+(obey|follow)|never\s+(obey|follow)|warns?\s+about|is\s+an?\s+(example|attack))\b",
+                true,
+            ),
+            detector: build(
+                r"\b(scores?|rates?|rating|audits?|auditing|lints?|linter|checks?\s+(text|prompts?|inputs?|commands?|messages?|content)|classif(y|ies|ier)|moderat(e|es|ion)|detect(s|or|ion)?|scans?\s+(text|prompts?|inputs?|for)|analy[sz]es?\s+(a\s+)?(dockerfile|script|prompt|command|manifest|text)|risk)\b",
                 true,
             ),
             access_verb: build(
@@ -220,16 +238,66 @@ pub fn check(s: &ServerSurface, _opts: &super::ScanOptions, out: &mut Vec<Findin
     }
 }
 
-/// Stage 2 over one text field, as written and as a model reads it.
-pub fn check_text_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>) {
-    check_field(s, field, out);
+/// Stage 2 over one text field, as written, as a model reads it, and each part
+/// of it hidden from a reviewer. Returns the field's clause signals (stage 2's
+/// tool-wide reading combines them across fields).
+pub fn check_text_field(
+    s: &ServerSurface,
+    field: &TextField<'_>,
+    out: &mut Vec<Finding>,
+) -> Vec<super::intent::FieldSignals> {
+    let mut signals = vec![check_field(s, field, false, out)];
     // Decode, don't strip: hidden instructions are scanned as the model reads them.
     if let Some(revealed) = reveal(field.text) {
-        let hidden = TextField {
+        let shown = TextField {
             text: &revealed,
             ..field.clone()
         };
-        check_field(s, &hidden, out);
+        signals.push(check_field(s, &shown, false, out));
+    }
+    for part in super::hidden::parts(field.text) {
+        let hidden = TextField {
+            text: &part.text,
+            ..field.clone()
+        };
+        signals.push(check_field(s, &hidden, true, out));
+    }
+    signals
+}
+
+/// Stage 2 across the fields of one item: a structure split over its
+/// description and a parameter (or two parameters) that no single field holds.
+pub fn check_item(
+    s: &ServerSurface,
+    list: &str,
+    item: &str,
+    kind: &'static str,
+    signals: &[super::intent::FieldSignals],
+    out: &mut Vec<Finding>,
+) {
+    let prefix = format!("{list}[{item}]");
+    let already: std::collections::HashSet<String> = out
+        .iter()
+        .filter(|f| f.field.as_deref().is_some_and(|p| p.starts_with(&prefix)))
+        .map(|f| f.rule_id.clone())
+        .collect();
+    let field = TextField {
+        path: prefix.clone(),
+        channel: Channel::Description,
+        text: "",
+        item: Some(item),
+        item_kind: kind,
+    };
+    for x in super::intent::analyse_item(signals, &already) {
+        let title = crate::rules::get(&x.rule)
+            .map(|r| r.title.to_lowercase())
+            .unwrap_or_default();
+        out.push(
+            at_field(s, &field, &x.rule, format!("{title}, split across fields"))
+                .severity(x.severity)
+                .confidence(x.confidence)
+                .evidence(x.evidence),
+        );
     }
 }
 
@@ -266,6 +334,7 @@ const FRAMING: &[&str] = &[
     "run-directive",
     "exfil",
     "redirect-self",
+    "no-consent",
 ];
 
 /// Tool-name words that mark a defensive tool (a scanner quoting attacks).
@@ -314,11 +383,57 @@ fn name_has(item: Option<&str>, words: &[&str]) -> bool {
     words.iter().any(|w| n.contains(w))
 }
 
-fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>) {
+/// The tool's first sentence says it detects, audits or classifies (a
+/// detector whose description quotes what it catches).
+fn purpose_is_defensive(s: &ServerSurface, field: &TextField<'_>) -> bool {
+    let c = compiled();
+    let Some(item) = field.item.and_then(|n| s.tool(n)) else {
+        return false;
+    };
+    let desc = item.description();
+    let first = desc.split(". ").next().unwrap_or(desc);
+    // Addresses say nothing about purpose (`audit@…`, `https://scan.…`).
+    let words: String = first
+        .split_whitespace()
+        .filter(|w| !w.contains('@') && !w.contains("://"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    c.defensive.is_match(words.as_bytes()) || c.detector.is_match(words.as_bytes())
+}
+
+/// The item's name marks a defensive tool (a detector quoting attacks).
+pub(crate) fn defensive_name(item: Option<&str>) -> bool {
+    name_has(item, DEFENSIVE_NAMES)
+}
+
+fn check_field(
+    s: &ServerSurface,
+    field: &TextField<'_>,
+    hidden: bool,
+    out: &mut Vec<Finding>,
+) -> super::intent::FieldSignals {
     let c = compiled();
     let text = field.text;
     let mut hits = scan_text(text, field.channel, field.item);
     let mut extra_kinds: Vec<(String, String)> = Vec::new();
+    // The field as a model reads it; in a detector's description, quoted and
+    // listed attack phrases are mentions, and their pattern hits are dropped.
+    let reading_text;
+    let readable: &str = if field.channel == Channel::Name {
+        let words = super::capability::tokens(text);
+        reading_text = if words.len() >= 4 {
+            words.join(" ")
+        } else {
+            String::new()
+        };
+        &reading_text
+    } else {
+        text
+    };
+    let reading = super::intent::Reading::new(readable, field, || purpose_is_defensive(s, field));
+    if let Some(r) = &reading {
+        hits.retain(|h| !r.only_mentions(&h.text));
+    }
 
     secrets(s, field, &mut extra_kinds, out);
     exfil_url(s, field, &mut extra_kinds, out);
@@ -326,6 +441,19 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
     if field.channel != Channel::Name {
         encoded_blobs(s, field, &mut hits, &mut extra_kinds, out);
     }
+    // The clause reader: attack structure in any words and language.
+    let facts = super::intent::PatternFacts {
+        cmd: hits
+            .iter()
+            .find(|h| h.kind == "cmd")
+            .map(|h| h.text.clone()),
+        fetch_exec: hits
+            .iter()
+            .find(|h| c.patterns[h.pattern].fetch_exec)
+            .map(|h| h.text.clone()),
+    };
+    let (structures, signals) = super::intent::analyse(s, field, hidden, &facts, reading.as_ref());
+    extra_kinds.extend(super::intent::kinds(&signals, &structures));
 
     // Kinds present in the field (with their first evidence).
     let mut kinds: BTreeMap<String, String> = BTreeMap::new();
@@ -404,11 +532,23 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
             }
             _ => {}
         }
-        let entry = (sev, conf, h.text.clone(), note);
+        let entry = (sev, conf, format!("\"{}\"", h.text), note);
         match best.get(&p.rule) {
             Some(prev) if (prev.0, prev.1) >= (entry.0, entry.1) => {}
             _ => {
                 best.insert(p.rule.clone(), entry);
+            }
+        }
+    }
+    let any_confirmed = structures
+        .iter()
+        .any(|x| x.confidence == Confidence::Confirmed);
+    for x in structures {
+        let entry = (x.severity, x.confidence, x.evidence, String::new());
+        match best.get(&x.rule) {
+            Some(prev) if (prev.0, prev.1) >= (entry.0, entry.1) => {}
+            _ => {
+                best.insert(x.rule, entry);
             }
         }
     }
@@ -431,14 +571,21 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
             at_field(s, field, &rule, format!("{title}{note}{at_connect}"))
                 .severity(sev)
                 .confidence(conf)
-                .evidence(format!("\"{ev}\"")),
+                .evidence(ev),
         );
     }
 
     // Escalation: secrecy or override with any other kind, two signal kinds, or
     // three kinds at least one of which is a signal.
     let manip = has("secrecy") || has("override");
-    if (manip && kinds.len() >= 2) || signal_kinds >= 2 || (kinds.len() >= 3 && signal_kinds >= 1) {
+    let already = out
+        .iter()
+        .any(|f| f.rule_id == "MTC-INJ-POISON" && f.field.as_deref() == Some(field.path.as_str()));
+    if !already
+        && ((manip && kinds.len() >= 2)
+            || signal_kinds >= 2
+            || (kinds.len() >= 3 && signal_kinds >= 1))
+    {
         let list: Vec<String> = kinds
             .iter()
             .map(|(k, e)| format!("{k}: \"{}\"", crate::text::truncate_chars(e, 60)))
@@ -454,13 +601,27 @@ fn check_field(s: &ServerSurface, field: &TextField<'_>, out: &mut Vec<Finding>)
                     kinds.keys().cloned().collect::<Vec<_>>().join(", ")
                 ),
             )
-            .evidence(list.join("; ")),
+            .evidence(list.join("; "))
+            // A structure the scanner can show, with another signal beside it: compound poisoning, confirmed.
+            .confidence(if any_confirmed {
+                Confidence::Confirmed
+            } else {
+                Confidence::Strong
+            }),
         );
     }
+    signals
 }
 
 /// Obvious placeholders (documentation keys) are reported, but not as confirmed.
 fn is_placeholder(v: &str) -> bool {
+    if compiled()
+        .example_secrets
+        .iter()
+        .any(|e| v.starts_with(e.as_str()))
+    {
+        return true;
+    }
     let u = v.to_ascii_uppercase();
     [
         "EXAMPLE",
@@ -817,8 +978,12 @@ mod tests {
             "detect_injection",
             serde_json::json!({"description": "Detects prompts such as 'ignore previous instructions'."}),
         );
+        // A detector quoting the phrase it detects mentions it: no finding at all.
         let f = run(&s);
-        assert_eq!(rule(&f, "MTC-INJ-AUTH-2").unwrap().severity, Severity::Low);
+        assert!(
+            rule(&f, "MTC-INJ-AUTH-2").is_none_or(|x| x.severity == Severity::Low),
+            "{f:?}"
+        );
     }
 
     #[test]

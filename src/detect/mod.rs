@@ -7,8 +7,10 @@
 pub mod behaviour;
 pub mod builtins;
 pub mod capability;
+pub mod hidden;
 pub mod injection;
 pub mod integrity;
+pub mod intent;
 pub mod meta;
 pub mod policy;
 pub mod posture;
@@ -180,8 +182,8 @@ pub fn text_stages(s: &ServerSurface, opts: &ScanOptions) -> Vec<Finding> {
     let check = |field: &crate::surface::TextField<'_>| {
         let mut v = Vec::new();
         unicode::check_field(s, field, opts, &mut v);
-        injection::check_text_field(s, field, &mut v);
-        v
+        let signals = injection::check_text_field(s, field, &mut v);
+        (v, signals)
     };
     let per_part: Vec<Vec<Finding>> = s
         .text_parts()
@@ -192,12 +194,24 @@ pub fn text_stages(s: &ServerSurface, opts: &ScanOptions) -> Vec<Finding> {
             |(path, fields), &part| {
                 fields.clear();
                 s.walk_part(part, path, fields);
-                if fields.len() < PARALLEL_FIELDS {
-                    return fields.iter().flat_map(check).collect();
+                let results: Vec<(Vec<Finding>, Vec<intent::FieldSignals>)> =
+                    if fields.len() < PARALLEL_FIELDS {
+                        fields.iter().map(check).collect()
+                    } else {
+                        fields.par_iter().with_min_len(64).map(check).collect()
+                    };
+                let mut found = Vec::new();
+                let mut signals = Vec::new();
+                for (f, sig) in results {
+                    found.extend(f);
+                    signals.extend(sig.into_iter().filter(|x| !x.sentences.is_empty()));
                 }
-                let per_field: Vec<Vec<Finding>> =
-                    fields.par_iter().with_min_len(64).map(check).collect();
-                per_field.into_iter().flatten().collect()
+                if let crate::surface::TextPart::Item { item, list, kind } = part
+                    && signals.len() >= 2
+                {
+                    injection::check_item(s, list, &item.name, kind, &signals, &mut found);
+                }
+                found
             },
         )
         .collect();
@@ -413,6 +427,7 @@ mod tests {
             unicode::check_field(&s, f, &opts, &mut sequential);
             injection::check_text_field(&s, f, &mut sequential);
         }
+        // The tool-wide reading adds nothing here: every structure sits in one field.
         assert!(sequential.len() > 300, "{} findings", sequential.len());
         assert_eq!(text_stages(&s, &opts), sequential);
     }

@@ -8,7 +8,7 @@
 
 use super::ScanOptions;
 use crate::finding::{Confidence, Finding, Severity};
-use crate::surface::{ServerSurface, TextField};
+use crate::surface::{Channel, ServerSurface, TextField};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -400,7 +400,12 @@ fn zero_width(
         let n = found.len();
         let mut f = at_field(s, field, "MTC-UNI-005", format!("{n} {label}"))
             .evidence(format!("{} (threshold {threshold})", census(&found)));
-        if n < threshold.max(1) {
+        if field.channel == Channel::Name {
+            // An identifier has no use for an invisible character: two names that
+            // look the same and differ by one are built to be confused.
+            f = f.confidence(Confidence::Confirmed);
+            f.message.push_str(" (in an identifier)");
+        } else if n < threshold.max(1) {
             f = f
                 .severity(Severity::Medium)
                 .confidence(Confidence::Heuristic);
@@ -506,7 +511,13 @@ fn mixed_script(s: &ServerSurface, field: &TextField<'_>, text: &str, out: &mut 
                 .evidence(format!(
                     "token `{token}` reads as `{}`",
                     crate::confusables::skeleton(token)
-                )),
+                ))
+                // In a tool, prompt or parameter name, mixing look-alike scripts is impersonation.
+                .confidence(if field.channel == Channel::Name {
+                    Confidence::Confirmed
+                } else {
+                    Confidence::Strong
+                }),
             );
             return;
         }

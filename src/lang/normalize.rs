@@ -25,16 +25,34 @@ pub fn normalize(raw: &str) -> Normalized {
     };
     let mut out = String::with_capacity(src.len());
     if crate::text::is_plain_ascii(src) {
-        push_collapsed(&mut out, src.chars().map(|c| c.to_ascii_lowercase()));
+        push_collapsed(
+            &mut out,
+            src.chars().map(|c| {
+                if c == '`' {
+                    '\''
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            }),
+        );
     } else {
-        let lowered = src
+        let visible: String = src
             .chars()
             .filter(|&c| !crate::text::is_invisible(c) || is_space(c))
             .map(|c| if is_space(c) { ' ' } else { c })
-            .nfkc()
-            .flat_map(char::to_lowercase)
-            .map(fold_punct);
-        push_collapsed(&mut out, lowered);
+            .collect();
+        // Most text is already in NFKC: the quick check skips the decomposition.
+        let lowered = |s: &str, out: &mut String| {
+            push_collapsed(out, s.chars().flat_map(char::to_lowercase).map(fold_punct))
+        };
+        if unicode_normalization::is_nfkc_quick(visible.chars())
+            == unicode_normalization::IsNormalized::Yes
+        {
+            lowered(&visible, &mut out);
+        } else {
+            let composed: String = visible.nfkc().collect();
+            lowered(&composed, &mut out);
+        }
         if out.chars().any(|c| matches!(c as u32, 0x0370..=0x04FF)) {
             out = fold_mixed_tokens(&out);
         }
@@ -205,6 +223,7 @@ mod tests {
     #[test]
     fn ascii_lowercase_and_collapse() {
         assert_eq!(n("  Send   THE\tKey \n\n  now  "), "send the key\nnow");
+        assert_eq!(n("use `Read_File`"), "use 'read_file'");
         assert_eq!(
             n("a &lt;b&gt; &amp;&#65;&#x42;&bogus; &"),
             "a <b> &ab&bogus; &"

@@ -283,8 +283,8 @@ fn poison_in_a_schema_enum_is_reported_at_its_field_from_the_cli() {
     let p = write(dir.path(), "poisoned", &manifest);
     let servers = scan_files(&[p]);
     let s = &servers["poisoned"];
-    // A strong (not confirmed) critical: at most D, never F (scoring: F needs a confirmed critical).
-    assert_eq!(s["score"]["grade"], "D");
+    // Override, concealment and a webhook in one value: compound poisoning the scanner can show.
+    assert_eq!(s["score"]["grade"], "F");
     let poison = s["findings"]
         .as_array()
         .unwrap()

@@ -182,6 +182,7 @@ def main():
     quiet = "--quiet" in sys.argv
     seen_ids = {}
     cases_by = collections.defaultdict(lambda: collections.defaultdict(list))  # technique -> half -> cases
+    set_counts = collections.Counter()  # (technique, half, set number) -> cases
     known = set(MALICIOUS) | set(BENIGN)
     for half in HALVES:
         d = os.path.join(ROOT, half)
@@ -206,7 +207,9 @@ def main():
             except ValueError as e:
                 err(rel, "invalid JSON: %s" % e)
                 continue
-            tech_file = fn[:-5]
+            # <technique>.json is the first set; <technique>-<n>.json a later set of the same half
+            mset = re.match(r"^(.*?)(?:-(\d+))?$", fn[:-5])
+            tech_file, set_no = mset.group(1), int(mset.group(2) or 1)
             if tech_file not in known:
                 err(rel, "unknown technique file name %r" % tech_file)
             if not isinstance(cases, list) or not cases:
@@ -234,6 +237,8 @@ def main():
                 tech = c.get("technique")
                 if tech != tech_file:
                     err(where, "technique %r does not match file %r" % (tech, fn))
+                if set_no > 1 and isinstance(cid, str) and "-t%d-" % set_no not in cid:
+                    err(where, "cases of set %d need ids '<technique>-t%d-NN'" % (set_no, set_no))
                 if isinstance(cid, str) and isinstance(tech, str) and not cid.startswith(tech + "-"):
                     err(where, "id should start with the technique name")
                 label = c.get("label")
@@ -251,6 +256,7 @@ def main():
                 check_manifest(where, c.get("manifest"), tech)
                 if isinstance(tech, str):
                     cases_by[tech][half].append(c)
+                    set_counts[(tech, half, set_no)] += 1
 
     # coverage and split rules
     for tech in list(MALICIOUS) + list(BENIGN):
@@ -295,18 +301,20 @@ def main():
     if n_mal + n_ben < MIN_TOTAL:
         err("corpus", "%d cases, at least %d required" % (n_mal + n_ben, MIN_TOTAL))
 
-    # table
-    print("%-30s %-9s %5s %5s %6s" % ("technique / kind", "label", "tune", "test", "total"))
-    print("-" * 59)
+    # table: "tune" is the first tuning set, "tune-2" the second (tune/<technique>-2.json)
+    print("%-30s %-9s %5s %6s %5s %6s" % ("technique / kind", "label", "tune", "tune-2", "test", "total"))
+    print("-" * 66)
     for group, label in ((MALICIOUS, "malicious"), (BENIGN, "benign")):
-        st = sh = 0
+        s1 = s2 = sh = 0
         for tech in group:
-            a, b = len(cases_by[tech]["tune"]), len(cases_by[tech]["test"])
-            st, sh = st + a, sh + b
-            print("%-30s %-9s %5d %5d %6d" % (tech, label, a, b, a + b))
-        print("%-30s %-9s %5d %5d %6d" % ("all " + label, "", st, sh, st + sh))
-        print("-" * 59)
-    print("%-30s %-9s %5s %5s %6d" % ("all cases", "", "", "", n_mal + n_ben))
+            a = set_counts[(tech, "tune", 1)]
+            a2 = len(cases_by[tech]["tune"]) - a
+            b = len(cases_by[tech]["test"])
+            s1, s2, sh = s1 + a, s2 + a2, sh + b
+            print("%-30s %-9s %5d %6d %5d %6d" % (tech, label, a, a2, b, a + a2 + b))
+        print("%-30s %-9s %5d %6d %5d %6d" % ("all " + label, "", s1, s2, sh, s1 + s2 + sh))
+        print("-" * 66)
+    print("%-30s %-9s %5s %6s %5s %6d" % ("all cases", "", "", "", "", n_mal + n_ben))
     langs = collections.Counter()
     for tech in ("multilingual", "benign-multilingual"):
         for half in HALVES:

@@ -1,0 +1,1622 @@
+//! Stage 2, attack structure: the instruction aimed at the model, whatever its
+//! words or language.
+//!
+//! An attack in tool metadata has a shape it cannot avoid: it addresses the
+//! model, asks it to move data or act beyond the tool's purpose, names what to
+//! take and where to put it, and often asks it to keep quiet. Each sentence of
+//! a field is read for those parts — concepts of `src/data/lang/intent.toml`
+//! (twelve languages) plus signals derived from the text and its tool (a named
+//! parameter, another server's tool, a URL with a slot for data, hidden text,
+//! data the tool's purpose never mentions) — and `src/data/lang/combos.toml`
+//! says which combinations make a finding. Every finding lists its signals and
+//! the words that gave them, so a reviewer sees why in one line.
+
+use crate::finding::{Confidence, Severity};
+use crate::lang::{self, Lexicon};
+use crate::surface::{ServerSurface, TextField};
+use regex::bytes::Regex;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// Derived signals, after the lexicon's concepts in the same bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Derived {
+    WhereParam = 40,
+    WhereExt,
+    UrlTemplate,
+    ToolOwn,
+    ToolKnown,
+    Value,
+    Cmd,
+    CmdFetchExec,
+    Hidden,
+    OutOfPurpose,
+    InPurpose,
+    /// A slot the sentence sends data into: "into `note`", "as `region_hint`", "set `x` to".
+    Dest,
+    /// An order to call a tool: "call `read_file` …", "follow up with `export_bundle`".
+    ToolCall,
+    /// The text is a schema value the model may use as is (`default`, `const`, `examples`, `enum`).
+    SchemaValue,
+    /// A parameter of this tool named in the sentence (not only implied by the field).
+    ParamNamed,
+    /// The tool's name is one edit from a well-known tool's (`read_flle`, `list_direct0ry`).
+    Impostor,
+    /// The sentence is in another language or script than the field's first one.
+    LangSwitch,
+}
+
+const DERIVED: [(&str, Derived); 17] = [
+    ("where_param", Derived::WhereParam),
+    ("where_ext", Derived::WhereExt),
+    ("url_template", Derived::UrlTemplate),
+    ("tool_own", Derived::ToolOwn),
+    ("tool_known", Derived::ToolKnown),
+    ("value", Derived::Value),
+    ("cmd", Derived::Cmd),
+    ("cmd_fetch_exec", Derived::CmdFetchExec),
+    ("hidden", Derived::Hidden),
+    ("out_of_purpose", Derived::OutOfPurpose),
+    ("in_purpose", Derived::InPurpose),
+    ("dest", Derived::Dest),
+    ("tool_call", Derived::ToolCall),
+    ("schema_value", Derived::SchemaValue),
+    ("param_named", Derived::ParamNamed),
+    ("impostor", Derived::Impostor),
+    ("lang_switch", Derived::LangSwitch),
+];
+
+fn bit(i: u8) -> u64 {
+    1u64 << i
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboFile {
+    combo: Vec<ComboDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboDef {
+    id: String,
+    rule: String,
+    scope: String,
+    all: Vec<Vec<String>>,
+    severity: Severity,
+    confidence: Confidence,
+    #[serde(default)]
+    with: Vec<Vec<String>>,
+    escalate: Vec<Vec<String>>,
+    confirm: Vec<Vec<String>>,
+    weaken: Vec<String>,
+    weak: (Severity, Confidence),
+}
+
+/// Where a combination is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Sentence,
+    Field,
+    Item,
+}
+
+/// One attack structure, compiled to bit masks.
+#[derive(Debug, Clone)]
+pub struct Combo {
+    pub id: String,
+    pub rule: String,
+    pub scope: Scope,
+    all: Vec<u64>,
+    /// Item scope: groups other fields of the tool must supply.
+    with: Vec<u64>,
+    severity: Severity,
+    confidence: Confidence,
+    escalate: Vec<u64>,
+    confirm: Vec<u64>,
+    weaken: u64,
+    weak: (Severity, Confidence),
+}
+
+impl Combo {
+    fn matches(&self, sigs: u64) -> bool {
+        self.all.iter().all(|g| sigs & g != 0)
+    }
+    /// Severity and confidence of this combination on `sigs` (which match).
+    fn grade(&self, sigs: u64) -> (Severity, Confidence) {
+        if sigs & self.weaken != 0 {
+            return self.weak;
+        }
+        let groups = |gs: &[u64]| !gs.is_empty() && gs.iter().all(|g| sigs & g != 0);
+        let mut sev = self.severity;
+        let mut conf = self.confidence;
+        if groups(&self.escalate) {
+            sev = Severity::Critical;
+        }
+        if groups(&self.confirm) {
+            conf = Confidence::Confirmed;
+        }
+        (sev, conf)
+    }
+}
+
+/// The compiled tables.
+pub struct Tables {
+    pub lex: Lexicon,
+    pub combos: Vec<Combo>,
+    known_tools: HashSet<String>,
+    known_list: Vec<String>,
+    /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
+    known_word: Regex,
+    /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
+    stop: std::collections::HashMap<String, u8, FnvBuild>,
+    stop_langs: Vec<lang::Lang>,
+    c: Concepts,
+    url: Regex,
+    email: Regex,
+    ip: Regex,
+    iban: Regex,
+    wallet: Regex,
+    quoted: Regex,
+    dest: Regex,
+    call: Regex,
+    assign: Regex,
+    here: Regex,
+    env_secret: Regex,
+    self_ref: Regex,
+    bare_call: Regex,
+    bare_dest: Regex,
+    possessive_tool: Regex,
+    long_number: Regex,
+}
+
+/// Concept bits the code reads by name.
+struct Concepts {
+    mask_what: u64,
+    trigger_any: u64,
+    defensive: u64,
+    example: u64,
+    conceal: u64,
+    override_: u64,
+    no_consent: u64,
+    other_tool: u64,
+    move_: u64,
+    act: u64,
+    shadow_object: u64,
+    tool_output: u64,
+    context: u64,
+    prohibit: u64,
+    move_weak: u64,
+    read: u64,
+    /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
+    actionable: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsFile {
+    names: Vec<String>,
+    words: Vec<String>,
+}
+
+/// Compiled once per process; the files are compiled in and loaded by a unit
+/// test, so a failure is a build defect.
+pub fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
+        assert!(lex.len() < 40, "intent.toml: too many concepts for the bit set");
+        let sig = |name: &str| -> u64 {
+            if let Some((_, d)) = DERIVED.iter().find(|(n, _)| *n == name) {
+                return bit(*d as u8);
+            }
+            let id = lex
+                .id(name)
+                .unwrap_or_else(|| panic!("combos.toml: unknown signal `{name}`"));
+            bit(id as u8)
+        };
+        let group = |g: &[String]| g.iter().fold(0u64, |m, n| m | sig(n));
+        let file: ComboFile = toml_edit::de::from_str(include_str!("../data/lang/combos.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/combos.toml: {e}"));
+        let combos = file
+            .combo
+            .into_iter()
+            .map(|d| Combo {
+                scope: match d.scope.as_str() {
+                    "sentence" => Scope::Sentence,
+                    "field" => Scope::Field,
+                    "item" => Scope::Item,
+                    s => panic!("combos.toml: combo {}: unknown scope {s}", d.id),
+                },
+                all: d.all.iter().map(|g| group(g)).collect(),
+                with: d.with.iter().map(|g| group(g)).collect(),
+                escalate: d.escalate.iter().map(|g| group(g)).collect(),
+                confirm: d.confirm.iter().map(|g| group(g)).collect(),
+                weaken: group(&d.weaken),
+                weak: d.weak,
+                severity: d.severity,
+                confidence: d.confidence,
+                id: d.id,
+                rule: d.rule,
+            })
+            .collect();
+        let tools: ToolsFile = toml_edit::de::from_str(include_str!("../data/lang/tools.toml"))
+            .unwrap_or_else(|e| panic!("src/data/lang/tools.toml: {e}"));
+        let stop: std::collections::BTreeMap<String, Vec<String>> =
+            toml_edit::de::from_str(include_str!("../data/lang/stopwords.toml"))
+                .unwrap_or_else(|e| panic!("src/data/lang/stopwords.toml: {e}"));
+        let mut stop_langs = Vec::new();
+        let mut stop_map: std::collections::HashMap<String, u8, FnvBuild> = Default::default();
+        for (l, words) in stop {
+            let l = lang::Lang::parse(&l)
+                .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
+            let i = stop_langs.len();
+            assert!(i < 8, "stopwords.toml: at most 8 languages");
+            stop_langs.push(l);
+            for w in words {
+                *stop_map.entry(w).or_default() |= 1 << i;
+            }
+        }
+        let c = Concepts {
+            mask_what: sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal")
+                | sig("user_words"),
+            trigger_any: sig("move")
+                | sig("read")
+                | sig("conceal")
+                | sig("override")
+                | sig("shadow_change")
+                | sig("prefer")
+                | sig("tool_claim")
+                | sig("exec_verb")
+                | sig("no_consent")
+                | sig("deceive")
+                | sig("act")
+                | sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal"),
+            defensive: sig("defensive"),
+            example: sig("example_frame"),
+            conceal: sig("conceal"),
+            override_: sig("override"),
+            no_consent: sig("no_consent"),
+            other_tool: sig("other_tool"),
+            move_: sig("move"),
+            act: sig("act"),
+            shadow_object: sig("shadow_object"),
+            tool_output: sig("tool_output"),
+            context: sig("context"),
+            prohibit: sig("prohibit"),
+            move_weak: sig("move_weak"),
+            read: sig("read"),
+            actionable: [
+                "move", "move_weak", "read", "conceal", "override", "shadow_change",
+                "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
+                "secret", "private_files", "context", "personal", "user_words", "report_to_user",
+                "user_choice", "narrow_reply", "tool_output",
+            ]
+            .iter()
+            .fold(0, |m, n| m | sig(n)),
+        };
+        let re = |p: &str| {
+            regex::bytes::RegexBuilder::new(p)
+                .unicode(false)
+                .build()
+                .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+        };
+        Tables {
+            lex,
+            combos,
+            known_tools: tools.names.iter().cloned().collect(),
+            known_list: tools.names,
+            stop: stop_map,
+            stop_langs,
+            known_word: {
+                let alt = tools
+                    .words
+                    .iter()
+                    .map(|w| regex::escape(w))
+                    .collect::<Vec<_>>()
+                    .join("|");
+                re(&format!(r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b"))
+            },
+            c,
+            url: re(r#"(?:https?|ftp|wss?)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
+            email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
+            ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
+            wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
+            quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
+            // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
+            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
+            // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
+            call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
+            // Assigning a slot a value: "set it to", "fill the filter with".
+            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
+            // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
+            // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
+            here: re(r"\b(?:here|in here|into this|in this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b"),
+            // The model's own setup, however it is called: "what you were told", "the text above the first user message".
+            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b"),
+            // `call get_compensation`, `via send_message`: a tool named without code marks.
+            bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
+            // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
+            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
+            // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
+            possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
+            // Account, routing and card numbers: a concrete value injected into a call.
+            long_number: re(r"\b\d{6,}\b"),
+            // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
+            env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
+        }
+    })
+}
+
+impl Tables {
+    fn name(&self, b: u8) -> &str {
+        if let Some((n, _)) = DERIVED.iter().find(|(_, d)| *d as u8 == b) {
+            return n;
+        }
+        self.lex.name(b as u16)
+    }
+
+    /// Which gated (Latin-script, non-English) language a sentence is written in.
+    fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
+        let mut counts = [0usize; 8];
+        for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
+            if w.is_empty() || w.len() > 12 {
+                continue;
+            }
+            if let Some(&mask) = self.stop.get(w) {
+                for (i, c) in counts.iter_mut().enumerate() {
+                    *c += usize::from(mask & (1 << i) != 0);
+                }
+            }
+        }
+        let en = self
+            .stop_langs
+            .iter()
+            .position(|l| *l == lang::Lang::En)
+            .map_or(0, |i| counts[i]);
+        self.stop_langs
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| **l != lang::Lang::En && counts[*i] > en && counts[*i] >= 1)
+            .max_by_key(|(i, _)| counts[*i])
+            .map(|(_, l)| *l)
+    }
+}
+
+/// FNV-1a: the stop-word map is looked up once per word of a sentence, and
+/// its keys are our own data, so a fast non-keyed hash is the right one.
+#[derive(Default, Clone, Copy)]
+pub struct FnvBuild;
+
+impl std::hash::BuildHasher for FnvBuild {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// Languages whose terms only count in a sentence detected as that language.
+fn gated(l: lang::Lang) -> bool {
+    use lang::Lang::*;
+    matches!(l, Es | Fr | De | Pt | It)
+}
+
+/// What one sentence names: a signal bit set and the first words that gave each signal.
+#[derive(Debug, Clone, Default)]
+pub struct Sentence {
+    pub sigs: u64,
+    pub evidence: Vec<(u8, String)>,
+    pub text: String,
+}
+
+impl Sentence {
+    fn add(&mut self, b: u8, ev: &str) {
+        if self.sigs & bit(b) == 0 {
+            self.sigs |= bit(b);
+            self.evidence
+                .push((b, crate::text::truncate_chars(ev.trim(), 40)));
+        }
+    }
+}
+
+/// The signals of one field, per sentence.
+#[derive(Debug, Clone, Default)]
+pub struct FieldSignals {
+    pub path: String,
+    pub sentences: Vec<Sentence>,
+    /// Field-wide signals (commands found by the pattern table, hidden text).
+    pub field_sigs: u64,
+    pub field_evidence: Vec<(u8, String)>,
+}
+
+impl FieldSignals {
+    fn union(&self) -> u64 {
+        self.sentences
+            .iter()
+            .fold(self.field_sigs, |m, s| m | s.sigs)
+    }
+}
+
+/// One structure found: the rule it raises and why.
+#[derive(Debug, Clone)]
+pub struct Structure {
+    pub combo: String,
+    pub rule: String,
+    pub severity: Severity,
+    pub confidence: Confidence,
+    pub evidence: String,
+}
+
+/// Facts from the pattern stage that this reader uses as signals.
+#[derive(Debug, Clone, Default)]
+pub struct PatternFacts {
+    /// A shell command, with the matched text.
+    pub cmd: Option<String>,
+    /// A download piped into an interpreter, or a reverse shell.
+    pub fetch_exec: Option<String>,
+}
+
+/// A field as a model reads it, with the spans that only mention attacks
+/// (quoted examples in a detector's description) marked.
+pub struct Reading {
+    pub text: String,
+    hits: Vec<lang::Hit>,
+    mentions: Vec<(usize, usize)>,
+    sentences: Vec<std::ops::Range<usize>>,
+    /// A Spanish, French, German, Portuguese or Italian term matched somewhere.
+    gated: bool,
+}
+
+impl Reading {
+    /// Normalise and match `raw` (`None` when the text is too short to say anything).
+    pub fn new(
+        raw: &str,
+        field: &TextField<'_>,
+        ctx_defensive: impl FnOnce() -> bool,
+    ) -> Option<Reading> {
+        let t = tables();
+        if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
+            return None;
+        }
+        let text = lang::normalize(raw).text;
+        let sentences = lang::sentences(&text);
+        let (hits, gated) = find_gated(t, &text, &sentences);
+        // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
+        let defensive_words = hits
+            .iter()
+            .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
+            .filter(|h| {
+                let before = text[..h.span.0 as usize].chars().next_back();
+                let after = text[h.span.1 as usize..].chars().next();
+                !matches!(before, Some('/' | '@' | '.' | '-' | '_'))
+                    && !matches!(after, Some('@' | '/' | '.' | '-' | '_'))
+            })
+            .count();
+        let mut mentions = Vec::new();
+        let field_defensive = defensive_words > 0 || super::injection::defensive_name(field.item);
+        if field_defensive {
+            // Quoted text and whatever follows "such as …" in a sentence.
+            mentions.extend(
+                t.quoted
+                    .find_iter(text.as_bytes())
+                    .map(|m| (m.start(), m.end())),
+            );
+            let purpose_defensive = super::injection::defensive_name(field.item) || ctx_defensive();
+            for r in sentences.iter().cloned() {
+                let inside =
+                    |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
+                if let Some(e) = hits
+                    .iter()
+                    .filter(inside)
+                    .filter(|h| bit(h.concept as u8) & t.c.example != 0)
+                    .map(|h| h.span.1 as usize)
+                    .min()
+                {
+                    mentions.push((e, r.end));
+                }
+                // A detector's sentence about what it detects reports attacks, it does not make one.
+                if purpose_defensive
+                    && hits
+                        .iter()
+                        .filter(inside)
+                        .any(|h| bit(h.concept as u8) & t.c.defensive != 0)
+                {
+                    mentions.push((r.start, r.end));
+                }
+            }
+        }
+        Some(Reading {
+            text,
+            hits,
+            mentions,
+            sentences,
+            gated,
+        })
+    }
+
+    fn mentioned(&self, r: std::ops::Range<usize>) -> bool {
+        self.mentions
+            .iter()
+            .any(|&(s, e)| r.start >= s && r.end <= e)
+    }
+
+    /// True when every occurrence of `snippet` (a pattern hit, raw) in the
+    /// field is a mention: the pattern stage drops such hits.
+    pub fn only_mentions(&self, snippet: &str) -> bool {
+        if self.mentions.is_empty() {
+            return false;
+        }
+        let n = lang::normalize(snippet).text;
+        if n.is_empty() {
+            return false;
+        }
+        let mut any = false;
+        let mut from = 0;
+        while let Some(i) = self.text[from..].find(&n) {
+            let s = from + i;
+            if !self.mentioned(s..s + n.len()) {
+                return false;
+            }
+            any = true;
+            from = s + n.len();
+        }
+        any
+    }
+}
+
+/// Read one field: its signals and the structures they make.
+pub fn analyse(
+    s: &ServerSurface,
+    field: &TextField<'_>,
+    hidden: bool,
+    facts: &PatternFacts,
+    reading: Option<&Reading>,
+) -> (Vec<Structure>, FieldSignals) {
+    let t = tables();
+    let mut sig = FieldSignals {
+        path: field.path.clone(),
+        ..FieldSignals::default()
+    };
+    let Some(reading) = reading else {
+        return (Vec::new(), sig);
+    };
+    let text = reading.text.as_str();
+    if hidden {
+        sig.field_sigs |= bit(Derived::Hidden as u8);
+        sig.field_evidence
+            .push((Derived::Hidden as u8, "hidden from a reviewer".into()));
+    }
+    // A command belongs to the sentence that holds it (a field-wide signal
+    // would join it to any directive elsewhere in the text).
+    let cmd_norm = facts.cmd.as_ref().map(|c| {
+        let n = lang::normalize(c).text;
+        crate::text::truncate_chars(&n, 24)
+            .trim_end_matches('…')
+            .to_string()
+    });
+    if let Some(c) = &facts.fetch_exec {
+        sig.field_sigs |= bit(Derived::CmdFetchExec as u8);
+        sig.field_evidence
+            .push((Derived::CmdFetchExec as u8, c.clone()));
+    }
+    if is_schema_value(&field.path) {
+        sig.field_sigs |= bit(Derived::SchemaValue as u8);
+        sig.field_evidence.push((
+            Derived::SchemaValue as u8,
+            "a value the model may use as is".into(),
+        ));
+    }
+    let any_concept = reading
+        .hits
+        .iter()
+        .fold(0u64, |m, h| m | bit(h.concept as u8));
+    if any_concept & t.c.trigger_any == 0 && !hidden && cmd_norm.is_none() && !text.contains("://")
+    {
+        return (Vec::new(), sig);
+    }
+    let ctx = ItemCtx::new(s, field);
+    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
+    let mut ranges = Vec::with_capacity(reading.sentences.len());
+    let mut first_hit = 0;
+    for range in reading.sentences.iter().cloned() {
+        let sentence = &text[range.clone()];
+        let mut sen = Sentence::default();
+        // Hits are sorted by start: this sentence's are the next run of them.
+        while first_hit < reading.hits.len()
+            && (reading.hits[first_hit].span.0 as usize) < range.start
+        {
+            first_hit += 1;
+        }
+        let mut end_hit = first_hit;
+        while end_hit < reading.hits.len() && (reading.hits[end_hit].span.0 as usize) < range.end {
+            end_hit += 1;
+        }
+        let own = &reading.hits[first_hit..end_hit];
+        // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
+        let negated_from = own
+            .iter()
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0)
+            .map(|h| h.span.1 as usize);
+        for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
+            let b = bit(h.concept as u8);
+            if b & negatable != 0 && negated_from.is_some_and(|n| h.span.0 as usize >= n) {
+                continue;
+            }
+            if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
+                continue;
+            }
+            // An action named inside a condition ("when deploying, …") is not an order.
+            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
+                continue;
+            }
+            sen.add(h.concept as u8, &text[h.range()]);
+        }
+        // Structure is only derived where there is something to combine it
+        // with: an action, a concealment, a rule, data named, an address.
+        if sen.sigs & t.c.actionable != 0
+            || hidden
+            || sentence.contains("://")
+            || sentence.contains('@')
+        {
+            derive(
+                t,
+                &ctx,
+                field,
+                sentence,
+                negated_from.map(|n| n - range.start),
+                &mut sen,
+            );
+        }
+        if let Some(c) = &cmd_norm
+            && sentence.contains(c.as_str())
+        {
+            sen.add(Derived::Cmd as u8, c);
+        }
+        // Another server's results, as what is taken.
+        if sen.sigs & t.c.tool_output != 0
+            && sen.sigs & (bit(Derived::ToolKnown as u8) | t.c.other_tool) != 0
+        {
+            sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
+        }
+        sig.sentences.push(sen);
+        ranges.push(range);
+    }
+    // Purpose is only asked about when a sentence names sensitive data.
+    if sig.union() & t.c.mask_what != 0 {
+        let purpose = ctx.purpose();
+        for (i, sen) in sig.sentences.iter_mut().enumerate() {
+            let what = sen.sigs & t.c.mask_what;
+            if what == 0 {
+                continue;
+            }
+            let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
+            if what & (purpose | slot) != 0 {
+                sen.add(Derived::InPurpose as u8, "the tool's own purpose");
+            } else {
+                let name = field.item.unwrap_or(&s.name);
+                sen.add(
+                    Derived::OutOfPurpose as u8,
+                    &format!(
+                        "`{}` is not about it",
+                        crate::text::truncate_chars(name, 30)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(c) = &cmd_norm
+        && !sig
+            .sentences
+            .iter()
+            .any(|s| s.sigs & bit(Derived::Cmd as u8) != 0)
+    {
+        sig.field_sigs |= bit(Derived::Cmd as u8);
+        sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
+    }
+    if reading.gated || !crate::text::is_plain_ascii(text) {
+        mark_language_switch(t, text, &ranges, &mut sig);
+    }
+    // A shell tool's own commands are its job, not guidance to run something.
+    if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
+        for sen in &mut sig.sentences {
+            sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
+        }
+    }
+    if field.channel != crate::surface::Channel::Name
+        && let Some(near) = field
+            .item
+            .filter(|_| field.item_kind == "tool")
+            .and_then(impostor_of)
+    {
+        for sen in &mut sig.sentences {
+            sen.add(
+                Derived::Impostor as u8,
+                &format!("name one edit from `{near}`"),
+            );
+        }
+    }
+    // Only sentences that name something are kept, with their words for evidence.
+    let mut kept = Vec::new();
+    for (sen, r) in sig.sentences.into_iter().zip(ranges) {
+        if sen.sigs != 0 {
+            kept.push(Sentence {
+                text: crate::text::truncate_chars(&text[r], 160),
+                ..sen
+            });
+        }
+    }
+    sig.sentences = kept;
+    let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
+    (found, sig)
+}
+
+/// Every hit of the lexicon, with Spanish, French, German, Portuguese and
+/// Italian terms kept only in sentences written in that language; and whether
+/// any such term matched.
+fn find_gated(
+    t: &Tables,
+    text: &str,
+    sentences: &[std::ops::Range<usize>],
+) -> (Vec<lang::Hit>, bool) {
+    let mut hits = t.lex.find(text);
+    let gated_any = hits.iter().any(|h| gated(h.lang));
+    if gated_any {
+        let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
+        let mut at = 0;
+        hits.retain(|h| {
+            if !gated(h.lang) {
+                return true;
+            }
+            // Hits are sorted by start: the sentence index only moves forward.
+            while at < sentences.len() && sentences[at].end < h.span.1 as usize {
+                at += 1;
+            }
+            let Some(r) = sentences.get(at).filter(|r| r.start <= h.span.0 as usize) else {
+                return false;
+            };
+            *langs[at].get_or_insert_with(|| t.sentence_lang(&text[r.clone()])) == Some(h.lang)
+        });
+    }
+    (hits, gated_any)
+}
+
+/// The words before a hit make it a condition: "when deploying", "if you delete".
+fn in_condition(before: &str) -> bool {
+    let words: Vec<&str> = before
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "when"
+                | "whenever"
+                | "if"
+                | "while"
+                | "before"
+                | "after"
+                | "once"
+                | "upon"
+                | "unless"
+                | "until"
+                | "for"
+                | "to"
+                | "can"
+                | "may"
+                | "might"
+                | "cannot"
+                | "won't"
+                | "not"
+                | "never"
+                | "without"
+                | "that"
+                | "which"
+                | "who"
+                | "it"
+                | "this"
+                | "tool"
+        )
+    })
+}
+
+/// Sentences in another script or language than the field's first sentence:
+/// an instruction switched into a language the reviewer may not read.
+fn mark_language_switch(
+    t: &Tables,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    sig: &mut FieldSignals,
+) {
+    if ranges.len() < 2 {
+        return;
+    }
+    let class = |s: &str| -> Option<String> {
+        let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        for c in s.chars().filter(|c| c.is_alphabetic()) {
+            use unicode_script::{Script, UnicodeScript};
+            let k = match c.script() {
+                Script::Latin => "latin",
+                Script::Cyrillic => "cyrillic",
+                Script::Han | Script::Hiragana | Script::Katakana => "cjk",
+                Script::Hangul => "hangul",
+                Script::Arabic => "arabic",
+                Script::Devanagari => "devanagari",
+                Script::Greek => "greek",
+                Script::Hebrew => "hebrew",
+                _ => "other",
+            };
+            *counts.entry(k).or_default() += 1;
+        }
+        let (k, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
+        if n < 8 {
+            return None;
+        }
+        if k == "latin" {
+            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
+            return Some(format!("latin-{l}"));
+        }
+        Some(k.to_string())
+    };
+    let Some(first) = class(&text[ranges[0].clone()]) else {
+        return;
+    };
+    for (sen, r) in sig.sentences.iter_mut().zip(ranges).skip(1) {
+        if let Some(c) = class(&text[r.clone()])
+            && c != first
+        {
+            sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
+        }
+    }
+}
+
+/// The well-known tool a name imitates: the same once characters that look
+/// alike are read alike (`read_flle`, `list_direct0ry`, `send_emaiI`), never
+/// the name itself. A name that is merely similar (`send_mail`) is not one.
+fn impostor_of(name: &str) -> Option<&'static str> {
+    let t = tables();
+    let n = name.to_lowercase();
+    if n.len() < 6 || t.known_tools.contains(&n) {
+        return None;
+    }
+    let fold = |s: &str| -> String {
+        let s = s.replace("rn", "m").replace("vv", "w").replace("cl", "d");
+        s.chars()
+            .map(|c| match c {
+                '0' => 'o',
+                '1' | 'i' | '|' | '!' => 'l',
+                '3' => 'e',
+                '5' => 's',
+                '4' => 'a',
+                '8' => 'b',
+                c => c,
+            })
+            .collect()
+    };
+    let folded = fold(&n);
+    t.known_list
+        .iter()
+        .filter(|k| k.len() >= 6 && k.len().abs_diff(n.len()) <= 1)
+        .find(|k| fold(k) == folded)
+        .map(|k| k.as_str())
+}
+
+/// The text is a schema keyword's value, not prose: data a model uses as is
+/// (`default`, `enum`, `examples`) or a constraint (`pattern`, `format`, `$comment`,
+/// a schema `title`). An order to the model there has no honest reason.
+fn is_schema_value(path: &str) -> bool {
+    let in_schema = path.contains("Schema");
+    path.split('.').rev().take(3).any(|seg| {
+        let key = seg.split('[').next().unwrap_or("");
+        matches!(key, "default" | "const" | "examples" | "example" | "enum")
+            || (in_schema
+                && matches!(
+                    key,
+                    "pattern" | "format" | "$comment" | "title" | "contentMediaType"
+                ))
+    })
+}
+
+/// Item scope: the fields of one tool together (half the payload in the
+/// description, half in a parameter). A combination needs one core sentence
+/// holding its `all` groups and, in other fields, its `with` groups; raised
+/// only for rules no field raised.
+pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<Structure> {
+    let t = tables();
+    let mut out = Vec::new();
+    for combo in t.combos.iter().filter(|c| c.scope == Scope::Item) {
+        if already.contains(&combo.rule) {
+            continue;
+        }
+        let mut best: Option<Structure> = None;
+        for (fi, f) in fields.iter().enumerate() {
+            for core in &f.sentences {
+                let core_sigs = core.sigs | f.field_sigs;
+                if !combo.matches(core_sigs) {
+                    continue;
+                }
+                // The rest from other fields' sentences.
+                let mut rest = 0u64;
+                let mut rest_fields = Vec::new();
+                let mut merged = core.clone();
+                for (gi, g) in fields.iter().enumerate() {
+                    if gi == fi || g.path == f.path {
+                        continue;
+                    }
+                    for s in &g.sentences {
+                        let useful = combo.with.iter().fold(0, |m, w| m | w) & s.sigs;
+                        if useful != 0 {
+                            rest |= s.sigs;
+                            if !rest_fields.contains(&g.path.as_str()) {
+                                rest_fields.push(g.path.as_str());
+                            }
+                            for (b, ev) in &s.evidence {
+                                merged.add(*b, ev);
+                            }
+                        }
+                    }
+                }
+                if combo.with.is_empty() || !combo.with.iter().all(|w| rest & w != 0) {
+                    continue;
+                }
+                let sigs = core_sigs | rest;
+                let (sev, conf) = combo.grade(sigs);
+                let conf = conf.min(Confidence::Strong);
+                if best
+                    .as_ref()
+                    .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+                {
+                    continue;
+                }
+                let fake = FieldSignals {
+                    field_evidence: f.field_evidence.clone(),
+                    ..FieldSignals::default()
+                };
+                best = Some(Structure {
+                    combo: combo.id.clone(),
+                    rule: combo.rule.clone(),
+                    severity: sev,
+                    confidence: conf,
+                    evidence: format!(
+                        "{} split across {} and {}: {} — in \"{}\"",
+                        combo.id,
+                        f.path,
+                        rest_fields.join(", "),
+                        explain_sentence(t, &merged, &fake, sigs, combo),
+                        core.text
+                    ),
+                });
+            }
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// Every combination of the given scopes that matches.
+fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> {
+    let mut out: Vec<Structure> = Vec::new();
+    let field_union = sig.union();
+    for combo in t.combos.iter().filter(|c| scopes.contains(&c.scope)) {
+        let candidates: Vec<(u64, Option<&Sentence>)> = match combo.scope {
+            Scope::Sentence => sig
+                .sentences
+                .iter()
+                .map(|s| (s.sigs | sig.field_sigs, Some(s)))
+                .collect(),
+            _ => vec![(field_union, None)],
+        };
+        let mut best: Option<Structure> = None;
+        for (sigs, sen) in candidates {
+            if !combo.matches(sigs) {
+                continue;
+            }
+            let (sev, conf) = combo.grade(sigs);
+            if best
+                .as_ref()
+                .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+            {
+                continue;
+            }
+            let why = match sen {
+                Some(s) => format!(
+                    "{}: {} — in \"{}\"",
+                    combo.id,
+                    explain_sentence(t, s, sig, sigs, combo),
+                    s.text
+                ),
+                None => format!("{}: {}", combo.id, explain(t, sig, sigs, combo)),
+            };
+            best = Some(Structure {
+                combo: combo.id.clone(),
+                rule: combo.rule.clone(),
+                severity: sev,
+                confidence: conf,
+                evidence: why,
+            });
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// The signals of `combo` that are present, each with its words.
+fn explain_sentence(
+    t: &Tables,
+    s: &Sentence,
+    f: &FieldSignals,
+    sigs: u64,
+    combo: &Combo,
+) -> String {
+    let relevant = combo
+        .all
+        .iter()
+        .chain(&combo.escalate)
+        .chain(&combo.confirm)
+        .fold(combo.weaken, |m, g| m | g);
+    let mut parts = Vec::new();
+    for (b, ev) in s.evidence.iter().chain(&f.field_evidence) {
+        if sigs & relevant & bit(*b) != 0 && !parts.iter().any(|(x, _): &(u8, String)| x == b) {
+            parts.push((*b, format!("{} \"{}\"", t.name(*b), ev)));
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn explain(t: &Tables, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
+    let mut all = Sentence::default();
+    for s in &f.sentences {
+        for (b, ev) in &s.evidence {
+            all.add(*b, ev);
+        }
+    }
+    explain_sentence(t, &all, f, sigs, combo)
+}
+
+/// What the field's tool is: its name, parameter names and the first sentence
+/// of its description, plus its other tools' names for `tool_own`.
+struct ItemCtx<'a> {
+    s: &'a ServerSurface,
+    item: Option<&'a crate::surface::Item>,
+    /// The property whose schema holds the field (`tools[x].inputSchema.properties.P…`).
+    own_param: Option<String>,
+    /// The item's parameter (or prompt argument) names, lowercased.
+    params: Vec<String>,
+}
+
+impl<'a> ItemCtx<'a> {
+    fn new(s: &'a ServerSurface, field: &TextField<'a>) -> Self {
+        let item = field.item.and_then(|name| match field.item_kind {
+            "tool" => s.tool(name),
+            "prompt" => s.prompts.iter().find(|p| p.name == name),
+            "resource" => s.resources.iter().find(|p| p.name == name),
+            "resource-template" => s.resource_templates.iter().find(|p| p.name == name),
+            _ => None,
+        });
+        let own_param = field
+            .path
+            .split(".properties.")
+            .nth(1)
+            .or_else(|| {
+                (field.item_kind == "prompt")
+                    .then(|| field.path.split(".arguments.").nth(1))
+                    .flatten()
+            })
+            .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
+        let params = Self::collect_params(item);
+        ItemCtx {
+            s,
+            item,
+            own_param,
+            params,
+        }
+    }
+
+    fn param_names(&self) -> &[String] {
+        &self.params
+    }
+
+    fn collect_params(item: Option<&crate::surface::Item>) -> Vec<String> {
+        let Some(item) = item else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = crate::detect::capability::params(item)
+            .into_iter()
+            .map(|(k, _)| k.to_lowercase())
+            .collect();
+        if let Some(args) = item.raw.get("arguments").and_then(|a| a.as_array()) {
+            out.extend(
+                args.iter()
+                    .filter_map(|a| a.get("name").and_then(|n| n.as_str()))
+                    .map(str::to_lowercase),
+            );
+        }
+        out.retain(|n| n.len() >= 2);
+        out
+    }
+
+    fn concepts_of(words: &str) -> u64 {
+        let t = tables();
+        let norm = lang::normalize(words);
+        let sentences = lang::sentences(&norm.text);
+        find_gated(t, &norm.text, &sentences)
+            .0
+            .iter()
+            .fold(0u64, |m, h| m | bit(h.concept as u8))
+            & t.c.mask_what
+    }
+
+    /// Sensitive-data concepts the tool's purpose names: its name and first
+    /// sentence, and what its server is about (a CRM server's tools are about
+    /// contacts even when one tool's name is not).
+    fn purpose(&self) -> u64 {
+        let mut words = String::new();
+        if let Some(item) = self.item {
+            words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
+            words.push_str(" . ");
+            words.push_str(first_sentence(item.description()));
+        }
+        Self::concepts_of(&words) | server_purpose(self.s)
+    }
+
+    /// Sensitive-data concepts named by the parameter a sentence fills (its own
+    /// name says what it carries: `api_key`, `originalUserMessage`, `mail_password`).
+    fn slot_purpose(&self, sentence: &str) -> u64 {
+        // A query, prompt or message slot carries the user's own words by design.
+        const QUERY_SLOTS: &[&str] = &[
+            "query",
+            "q",
+            "question",
+            "prompt",
+            "search",
+            "text",
+            "input",
+            "message",
+            "topic",
+            "request",
+            "term",
+            "keywords",
+            "ask",
+            "content",
+            "body",
+            "instruction",
+            "task",
+        ];
+        let mut words = String::new();
+        let mut slots: Vec<String> = Vec::new();
+        if let Some(p) = &self.own_param {
+            slots.push(p.clone());
+        }
+        for p in self.param_names() {
+            if word_in(sentence, p) {
+                slots.push(p.clone());
+            }
+        }
+        let mut bits = 0;
+        for p in &slots {
+            let toks = crate::detect::capability::tokens(p);
+            if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
+                bits |= tables().lex.id("user_words").map_or(0, |i| bit(i as u8));
+            }
+            words.push_str(" . ");
+            words.push_str(&toks.join(" "));
+        }
+        if !words.is_empty() {
+            bits |= Self::concepts_of(&words);
+        }
+        bits
+    }
+
+    /// The tool runs, lints or rates commands by name.
+    fn shell_like(&self) -> bool {
+        self.item.is_some_and(|item| {
+            crate::detect::capability::tokens(&item.name)
+                .iter()
+                .any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "shell"
+                            | "exec"
+                            | "execute"
+                            | "command"
+                            | "commands"
+                            | "terminal"
+                            | "run"
+                            | "bash"
+                            | "script"
+                            | "cmd"
+                            | "process"
+                            | "lint"
+                            | "linter"
+                            | "check"
+                            | "analyze"
+                            | "analyse"
+                            | "audit"
+                            | "rate"
+                            | "score"
+                            | "scan"
+                    )
+                })
+        })
+    }
+
+    fn is_param(&self, name: &str) -> bool {
+        self.param_names().iter().any(|p| p == name)
+    }
+
+    fn is_own_tool(&self, name: &str) -> bool {
+        own_tool_names(self.s).contains(&squash(name))
+    }
+}
+
+/// Signals derived from the sentence text and the tool it belongs to.
+fn derive(
+    t: &Tables,
+    ctx: &ItemCtx<'_>,
+    field: &TextField<'_>,
+    sentence: &str,
+    negated_from: Option<usize>,
+    sen: &mut Sentence,
+) {
+    let bytes = sentence.as_bytes();
+    let live = |start: usize| negated_from.is_none_or(|n| start < n);
+    let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    if sentence.contains("://") || sentence.contains("www.") {
+        for u in t.url.find_iter(bytes) {
+            let u = text(u);
+            sen.add(Derived::WhereExt as u8, &u);
+            sen.add(Derived::Value as u8, &u);
+            if u.contains('{')
+                || u.contains('<')
+                || u.contains('$')
+                || u.contains("%s")
+                || u.contains('[')
+            {
+                sen.add(Derived::UrlTemplate as u8, &u);
+            }
+        }
+    }
+    // A Markdown image or link with a slot for data.
+    if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
+        sen.add(
+            Derived::UrlTemplate as u8,
+            "markdown link with a placeholder",
+        );
+    }
+    if sentence.contains('@')
+        && let Some(m) = t.email.find(bytes)
+    {
+        let e = text(m);
+        sen.add(Derived::WhereExt as u8, &e);
+        sen.add(Derived::Value as u8, &e);
+    }
+    if let Some(m) = t.ip.find(bytes) {
+        let ip = text(m);
+        if ip
+            .split('.')
+            .all(|o| o.parse::<u16>().is_ok_and(|n| n < 256))
+        {
+            sen.add(Derived::WhereExt as u8, &ip);
+            sen.add(Derived::Value as u8, &ip);
+        }
+    }
+    if let Some(m) = t.self_ref.find(bytes) {
+        let context = tables().lex.id("context").map_or(0, |i| i as u8);
+        sen.add(context, &text(m));
+    }
+    for caps in t.bare_dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
+        if let Some(n) = (1..=3).find_map(|i| caps.get(i)).map(text)
+            && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
+        {
+            sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+            sen.add(Derived::WhereParam as u8, &n);
+            sen.add(Derived::ParamNamed as u8, &n);
+        }
+    }
+    if let Some(c) = t.possessive_tool.captures(bytes) {
+        let owner = c.get(1).map(text).unwrap_or_default();
+        let tool = c.get(2).map(text).unwrap_or_default();
+        if !ctx.is_own_tool(&tool) && !ctx.s.name.to_lowercase().contains(&owner) {
+            sen.add(Derived::ToolKnown as u8, &format!("{owner}'s `{tool}`"));
+        }
+    }
+    if let Some(m) = t.env_secret.find(bytes) {
+        let secret = tables().lex.id("secret").map_or(0, |i| i as u8);
+        sen.add(secret, &text(m));
+    }
+    for re in [&t.iban, &t.wallet] {
+        if let Some(m) = re.find(bytes) {
+            sen.add(Derived::Value as u8, &text(m));
+        }
+    }
+    // A quoted literal is an injected value unless it is an identifier (a
+    // parameter, tool or enum name the text documents).
+    for m in t.quoted.find_iter(bytes) {
+        let inner = text(m);
+        let inner = inner.trim_matches(['\'', '"']);
+        let identifier = inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+            sen.add(Derived::Value as u8, inner);
+            break;
+        }
+    }
+    if let Some(m) = t.long_number.find(bytes) {
+        sen.add(Derived::Value as u8, &text(m));
+    }
+    // Parameters: the field's own parameter, or one named in the sentence.
+    if let Some(p) = &ctx.own_param {
+        sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
+        // A recipient, amount or repository parameter is itself what tampering changes.
+        let words = crate::detect::capability::tokens(p).join(" ");
+        let b = t
+            .lex
+            .find(&lang::normalize(&words).text)
+            .iter()
+            .fold(0u64, |m, h| m | bit(h.concept as u8));
+        if b & t.c.shadow_object != 0 {
+            sen.add(
+                t.c.shadow_object.trailing_zeros() as u8,
+                &format!("parameter `{p}`"),
+            );
+        }
+    }
+    // A parameter counts as named when it is written as code, or is an
+    // identifier no prose word could be (`tone_reference`), or is called a field.
+    let params = ctx.param_names();
+    for p in params {
+        if ctx.own_param.as_deref() == Some(p.as_str()) {
+            continue;
+        }
+        let named = sentence.contains(&format!("'{p}'"))
+            || ((p.contains('_') || p.contains('-') || p.chars().any(|c| c.is_ascii_digit()))
+                && word_in(sentence, p))
+            || ["field", "parameter", "param", "argument", "property"]
+                .iter()
+                .any(|w| sentence.contains(&format!("{p} {w}")));
+        if named {
+            sen.add(Derived::WhereParam as u8, p);
+            sen.add(Derived::ParamNamed as u8, p);
+            break;
+        }
+    }
+    // In a parameter's own text, "here" and "this field" name the parameter.
+    if ctx.own_param.is_some() && t.here.is_match(bytes) {
+        sen.add(Derived::Dest as u8, "here (this parameter)");
+    }
+    // Destination slots: into `x`, as `x`, set `x` to.
+    for caps in t.dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
+        let name = (1..=3)
+            .find_map(|i| caps.get(i))
+            .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
+        match name {
+            Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
+            Some(n) => {
+                sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+                if ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()) {
+                    sen.add(Derived::WhereParam as u8, &n);
+                    sen.add(Derived::ParamNamed as u8, &n);
+                }
+            }
+            None => sen.add(
+                Derived::Dest as u8,
+                &text(caps.get(0).expect("whole match")),
+            ),
+        }
+    }
+    if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
+        sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
+    }
+    // Tools: code-formatted or identifier-shaped names of another tool.
+    for caps in t
+        .call
+        .captures_iter(bytes)
+        .chain(t.bare_call.captures_iter(bytes))
+    {
+        let (Some(whole), Some(m)) = (caps.get(0), caps.get(1)) else {
+            continue;
+        };
+        let n = text(m);
+        if !live(whole.start())
+            || ctx.is_param(&n)
+            || field.item.is_some_and(|i| same_name(i, &n))
+            || t.env_secret.is_match(n.as_bytes())
+        {
+            continue;
+        }
+        sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
+        if ctx.is_own_tool(&n) {
+            sen.add(Derived::ToolOwn as u8, &n);
+        } else if t.known_tools.contains(&n) {
+            sen.add(Derived::ToolKnown as u8, &n);
+        }
+    }
+    for tok in identifiers(sentence) {
+        let is_self = field.item.is_some_and(|i| i.eq_ignore_ascii_case(tok));
+        if is_self || ctx.is_param(tok) {
+            continue;
+        }
+        if ctx.is_own_tool(tok) {
+            sen.add(Derived::ToolOwn as u8, tok);
+        } else if t.known_tools.contains(tok) {
+            sen.add(Derived::ToolKnown as u8, tok);
+        }
+    }
+    for caps in t.known_word.captures_iter(bytes) {
+        let w = caps
+            .get(1)
+            .or_else(|| caps.get(2))
+            .map(text)
+            .unwrap_or_default();
+        if !ctx.is_own_tool(&w) {
+            sen.add(
+                Derived::ToolKnown as u8,
+                &text(caps.get(0).expect("whole match")),
+            );
+        }
+    }
+}
+
+/// The first sentence of a description (at most 400 bytes): what the tool says it is.
+fn first_sentence(text: &str) -> &str {
+    let mut cut = text
+        .char_indices()
+        .find(|&(i, c)| {
+            matches!(c, '.' | '\n' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n'])
+        })
+        .map_or(text.len(), |(i, _)| i)
+        .min(400);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &text[..cut]
+}
+
+/// What a server is about, computed once per surface: its name, the first
+/// sentence of its instructions, and each tool's name and first sentence.
+fn server_purpose(s: &ServerSurface) -> u64 {
+    *s.purpose.get_or_init(|| {
+        let mut words = s.name.replace(['_', '-'], " ");
+        if let Some(i) = &s.instructions {
+            words.push_str(" . ");
+            words.push_str(first_sentence(i));
+        }
+        for t in s.tools.iter().take(512) {
+            words.push_str(" . ");
+            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+            words.push_str(" . ");
+            words.push_str(first_sentence(t.description()));
+        }
+        ItemCtx::concepts_of(&words)
+    })
+}
+
+/// An identifier with case and separators removed, so `runRollbackPipeline`,
+/// `run_rollback_pipeline` and `run-rollback-pipeline` are one name.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn same_name(a: &str, b: &str) -> bool {
+    squash(a) == squash(b)
+}
+
+/// The server's tool names, squashed, built once per surface (a lookup per
+/// identifier would otherwise scan every tool of a 10,000-tool catalog).
+fn own_tool_names(s: &ServerSurface) -> &HashSet<String> {
+    s.tool_names
+        .get_or_init(|| s.tools.iter().map(|t| squash(&t.name)).collect())
+}
+
+/// Identifier-shaped tokens (`read_file`, `slack-post`).
+fn identifiers(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| w.len() >= 4 && (w.contains('_') || w.contains('-')))
+        .map(|w| w.trim_matches('-'))
+}
+
+/// `w` occurs in `hay` as a whole word.
+fn word_in(hay: &str, w: &str) -> bool {
+    if w.is_empty() {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        let before = hay[..s].chars().next_back();
+        let after = hay[e..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if edge(before) && edge(after) {
+            return true;
+        }
+        from = e;
+    }
+    false
+}
+
+/// Kinds for the compound-poisoning count of stage 2: concealment and override
+/// concepts, plus every structure found.
+pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
+    let t = tables();
+    let mut out = Vec::new();
+    for s in &sig.sentences {
+        for (b, ev) in &s.evidence {
+            let k = bit(*b);
+            let kind = if k & t.c.conceal != 0 {
+                "secrecy"
+            } else if k & t.c.override_ != 0 {
+                "override"
+            } else {
+                continue;
+            };
+            out.push((kind.to_string(), ev.clone()));
+        }
+    }
+    for f in found.iter().filter(|f| f.severity >= Severity::Medium) {
+        out.push((
+            f.combo.clone(),
+            crate::text::truncate_chars(&f.evidence, 60),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_compile_and_every_rule_is_catalogued() {
+        let t = tables();
+        assert!(t.lex.len() >= 20);
+        for c in &t.combos {
+            assert!(
+                crate::rules::get(&c.rule).is_some(),
+                "{} emits {}",
+                c.id,
+                c.rule
+            );
+        }
+        // Secret/context concepts are what the purpose check reads.
+        assert_ne!(t.c.mask_what, 0);
+    }
+}
