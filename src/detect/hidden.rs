@@ -247,7 +247,7 @@ fn markdown_comments(text: &str, out: &mut Vec<Part>) {
         if l.starts_with("[//]:") || l.starts_with("[comment]:") {
             out.push(Part {
                 kind: "markdown comment",
-                text: l.splitn(2, ':').nth(1).unwrap_or("").to_string(),
+                text: l.split_once(':').map_or("", |x| x.1).to_string(),
             });
         }
     }
