@@ -197,6 +197,40 @@ const VERB_AFTER: &[&str] = &[
 
 /// The word right before byte `at` after `from` (its start and text,
 /// punctuation trimmed; empty at `from`).
+/// Spans in quotation marks (`'rm -rf $dir/'`, `"send the chat to …"`): words
+/// quoted are mentioned, not done. An apostrophe inside a word (`user's`) opens
+/// nothing: a quote opens after a space or bracket and closes before one, on
+/// the same line, within 100 bytes.
+fn quoted_spans(t: &str) -> Vec<(u32, u32)> {
+    let b = t.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let q = b[i];
+        let opens = matches!(q, b'\'' | b'"' | b'`')
+            && (i == 0 || matches!(b[i - 1], b' ' | b'(' | b'[' | b',' | b':' | b'\n'));
+        if opens {
+            let end = (i + 101).min(b.len());
+            if let Some(j) = (i + 2..end)
+                .find(|&j| b[j] == q && b.get(j + 1).is_none_or(|&n| !n.is_ascii_alphanumeric()))
+                && !b[i + 1..j].contains(&b'\n')
+            {
+                out.push((i as u32, j as u32 + 1));
+                i = j + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn inside(spans: &[(u32, u32)], h: &Hit) -> bool {
+    // Spans are sorted and disjoint: the last one starting at or before the hit.
+    let i = spans.partition_point(|&(s, _)| s <= h.span.0);
+    i > 0 && h.span.1 <= spans[i - 1].1
+}
+
 fn prev_word(text: &str, from: usize, at: usize) -> (usize, &str) {
     let mut at = at;
     loop {
@@ -423,7 +457,8 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
         return Vec::new();
     }
     let mut hits = e.lex.find(t);
-    hits.retain(|h| e.kinds[h.concept as usize].is_some());
+    let quotes = quoted_spans(t);
+    hits.retain(|h| e.kinds[h.concept as usize].is_some() && !inside(&quotes, h));
     let kind = |h: &Hit| e.kinds[h.concept as usize];
     let hits = undominated(hits, |h| kind(h));
     // Concepts named anywhere in the text (for `unless_anywhere`).
@@ -814,7 +849,9 @@ pub fn requests(text: &str) -> Option<String> {
     let fetch = e.lex.id("v_fetch")?;
     let norm = lang::normalize(text);
     let t = norm.text.as_str();
-    let hits = e.lex.find(t);
+    let mut hits = e.lex.find(t);
+    let quotes = quoted_spans(t);
+    hits.retain(|h| !inside(&quotes, h));
     let mut cursor = 0usize;
     for sent in lang::sentences(t) {
         for seg in segments(t, sent) {

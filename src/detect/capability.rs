@@ -402,11 +402,18 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
                 format!("name `{first} … {t}` (page content)"),
             );
         } else if let Some(p) = phrase_in(&toks, &n.untrusted_phrases)
-            .or_else(|| read.and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases)))
+            .or_else(|| {
+                // `open_pull_request` creates one; `get_pull_request` reads it.
+                read.filter(|v| !n.create_verbs.iter().any(|c| c == v))
+                    .and_then(|_| phrase_in(&toks, &n.untrusted_object_phrases))
+            })
             .filter(|_| !toks.iter().any(|t| n.meta_tokens.iter().any(|m| m == t)))
         {
             r.add(Role::UntrustedInput, Basis::Name, format!("name `{p}`"));
-        } else if let (Some(v), Some((_, o))) = (read, ui_obj) {
+        } else if let (Some(v), Some((_, o))) = (read, ui_obj)
+            && !(n.create_verbs.iter().any(|c| c == v) && n.sink_objects.iter().any(|x| x == o))
+        {
+            // (`open_pull_request` opens one for others to read: a sink, not an input.)
             r.add(
                 Role::UntrustedInput,
                 Basis::Name,
@@ -745,6 +752,15 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
         {
             r.roles.remove(&Role::FileWrite);
         }
+    }
+    // The page a tool fetches from a caller-chosen URL is the web's, not the
+    // user's private page (`fetch_page(url)` is not Notion's `get_page`).
+    if r.has(Role::UrlFetch)
+        && r.roles.get(&Role::SensitiveSource).is_some_and(|(b, why)| {
+            *b == Basis::Name && (why.ends_with(" page`") || why.ends_with(" pages`"))
+        })
+    {
+        r.roles.remove(&Role::SensitiveSource);
     }
     // …whatever its description says about sending.
     if draft {

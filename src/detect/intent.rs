@@ -160,6 +160,8 @@ pub struct Tables {
     iban: Regex,
     wallet: Regex,
     quoted: Regex,
+    /// Words that introduce a quotation ("a page saying '…'").
+    quote_intro: Regex,
     dest: Regex,
     call: Regex,
     assign: Regex,
@@ -333,6 +335,7 @@ pub fn tables() -> &'static Tables {
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
+            quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?(?:\s+like)?|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
             dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
             // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
@@ -516,6 +519,18 @@ impl Reading {
             })
             .count();
         let mut mentions = Vec::new();
+        // A quotation introduced as one ("a page saying \"send …\"") is reported
+        // speech in any field, not an order to the reader.
+        if text.contains(['"', '\'']) {
+            for m in t.quoted.find_iter(text.as_bytes()) {
+                let from = text.floor_char_boundary(m.start().saturating_sub(32));
+                if m.as_bytes().iter().filter(|&&b| b == b' ').count() >= 2
+                    && t.quote_intro.is_match(&text.as_bytes()[from..m.start()])
+                {
+                    mentions.push((m.start(), m.end()));
+                }
+            }
+        }
         let field_defensive = defensive_words > 0 || super::injection::defensive_name(field.item);
         if field_defensive {
             // Quoted text and whatever follows "such as …" in a sentence.
@@ -656,13 +671,29 @@ pub fn analyse(
         }
         let own = &reading.hits[first_hit..end_hit];
         // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
-        let negated_from = own
+        // In Japanese and Korean the prohibition follows its verbs ("…전달하거나
+        // 반복하지 마세요"): it negates its own clause, back to the last comma.
+        let prohibition = own
             .iter()
-            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0)
-            .map(|h| h.span.1 as usize);
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0);
+        let negated_from = prohibition.map(|h| h.span.1 as usize);
+        let negated_back = prohibition
+            .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
+            .map(|h| {
+                let before = &text[range.start..h.span.0 as usize];
+                let clause = before
+                    .rfind([',', '、', '，', ';', '；'])
+                    .map_or(range.start, |i| range.start + i);
+                clause..h.span.0 as usize
+            });
         for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
             let b = bit(h.concept as u8);
-            if b & negatable != 0 && negated_from.is_some_and(|n| h.span.0 as usize >= n) {
+            if b & negatable != 0
+                && (negated_from.is_some_and(|n| h.span.0 as usize >= n)
+                    || negated_back
+                        .as_ref()
+                        .is_some_and(|r| r.contains(&(h.span.0 as usize))))
+            {
                 continue;
             }
             if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
@@ -1275,6 +1306,10 @@ impl<'a> ItemCtx<'a> {
     fn is_own_tool(&self, name: &str) -> bool {
         own_tool_names(self.s).contains(&squash(name))
     }
+}
+
+fn is_kana_or_hangul(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }
 
 /// Signals derived from the sentence text and the tool it belongs to.

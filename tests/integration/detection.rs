@@ -304,3 +304,75 @@ fn poison_in_a_schema_enum_is_reported_at_its_field_from_the_cli() {
             .any(|f| f["rule_id"] == "MTC-INJ-URL-1")
     );
 }
+
+/// The project's own labelled dev set (`tests/corpora/dev`): attacks in varied
+/// words, fields and languages, and honest look-alikes, in a tuning half and a
+/// test half split by paraphrase. A case is caught when its server grades C or
+/// worse on the whole pipeline. The floors are the figures measured when the
+/// clause reader landed, less a margin: they catch a regression, not a target
+/// (`cargo run --release --example detection_eval` prints the per-technique table).
+#[test]
+fn dev_set_recall_and_false_positives_per_half() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut label: BTreeMap<String, (&str, String, bool)> = BTreeMap::new();
+    let mut paths = Vec::new();
+    for half in ["tune", "test"] {
+        let mut files: Vec<PathBuf> =
+            std::fs::read_dir(repo().join("tests/corpora/dev").join(half))
+                .unwrap()
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "json"))
+                .collect();
+        files.sort();
+        for f in files {
+            let cases: Vec<Value> = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+            for c in cases {
+                let id = c["id"].as_str().unwrap().to_string();
+                paths.push(write(dir.path(), &id, &c["manifest"]));
+                let technique = c["technique"].as_str().unwrap().to_string();
+                let old = label.insert(id.clone(), (half, technique, c["label"] == "malicious"));
+                assert!(old.is_none(), "case id {id} appears twice");
+            }
+        }
+    }
+    let servers = scan_files(&paths);
+    // (half, malicious) -> (flagged, n)
+    let mut tally: BTreeMap<(&str, bool), (usize, usize)> = BTreeMap::new();
+    for (id, (half, technique, malicious)) in &label {
+        let s = servers
+            .get(id)
+            .unwrap_or_else(|| panic!("case {id} produced no server"));
+        let grade = s["score"]["grade"].as_str().unwrap();
+        // Grades are letters A..F, worse later in the alphabet.
+        let hit = grade >= "C";
+        let t = tally.entry((half, *malicious)).or_default();
+        t.0 += usize::from(hit);
+        t.1 += 1;
+        if hit != *malicious && *half == "tune" {
+            println!(
+                "  {} {id} ({technique}): grade {grade}",
+                if *malicious {
+                    "missed"
+                } else {
+                    "false positive"
+                }
+            );
+        }
+    }
+    let rate = |half, malicious| {
+        let (a, n) = tally[&(half, malicious)];
+        println!(
+            "dev {half}: {} {a}/{n} = {:.1}%",
+            if malicious { "recall" } else { "FPR" },
+            pct(a, n)
+        );
+        pct(a, n)
+    };
+    let (tune_recall, tune_fpr) = (rate("tune", true), rate("tune", false));
+    let (test_recall, test_fpr) = (rate("test", true), rate("test", false));
+    assert!(tune_recall >= 64.0, "tuning-half recall fell");
+    assert!(tune_fpr <= 5.5, "tuning-half false-positive rate rose");
+    assert!(test_recall >= 56.0, "test-half recall fell");
+    assert!(test_fpr <= 12.0, "test-half false-positive rate rose");
+}
