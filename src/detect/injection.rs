@@ -379,8 +379,14 @@ const SHELL_TOOL_NAMES: &[&str] = &[
 ];
 
 fn name_has(item: Option<&str>, words: &[&str]) -> bool {
-    let n = item.unwrap_or("").to_ascii_lowercase();
-    words.iter().any(|w| n.contains(w))
+    // Called for every field: lowercase a copy only when the name needs it.
+    let n = item.unwrap_or("");
+    if n.bytes().any(|b| b.is_ascii_uppercase()) {
+        let n = n.to_ascii_lowercase();
+        words.iter().any(|w| n.contains(w))
+    } else {
+        words.iter().any(|w| n.contains(w))
+    }
 }
 
 /// The tool's first sentence says it detects, audits or classifies (a

@@ -407,15 +407,27 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
     ];
     let mut out = Vec::new();
     let mut start = 0;
-    let mut iter = text.char_indices().peekable();
-    while let Some((i, c)) = iter.next() {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // Bytes, not chars: every terminator is ASCII or starts with one of five
+    // lead bytes, so only those are decoded.
+    while i < b.len() {
+        let c = match b[i] {
+            x @ (b'\n' | b'.' | b'!' | b'?' | b';') => x as char,
+            0xE3 | 0xEF | 0xE0 | 0xD8 | 0xDB => text[i..].chars().next().unwrap_or(' '),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
         let end_here = match c {
             '\n' => true,
             '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
             '.' | '!' | '?' | ';' => {
-                let next = iter.peek().map(|&(_, n)| n);
-                let follows_ok =
-                    next.is_none_or(|n| n == ' ' || n == '\n' || n == '"' || n == '\'' || n == ')');
+                let next = b.get(i + 1).copied();
+                let follows_ok = next.is_none_or(|n| {
+                    n == b' ' || n == b'\n' || n == b'"' || n == b'\'' || n == b')'
+                });
                 let abbrev = c == '.' && {
                     let before = &text[start..i];
                     let word = before.rsplit([' ', '(']).next().unwrap_or("");
@@ -426,13 +438,14 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             }
             _ => false,
         };
+        let e = i + c.len_utf8();
         if end_here {
-            let e = i + c.len_utf8();
             if text[start..e].trim().len() > 1 {
                 out.push(trimmed(text, start, e));
             }
             start = e;
         }
+        i = e;
     }
     if text[start..].trim().len() > 1 {
         out.push(trimmed(text, start, text.len()));

@@ -23,19 +23,13 @@ pub fn normalize(raw: &str) -> Normalized {
     } else {
         raw
     };
-    let mut out = String::with_capacity(src.len());
     if crate::text::is_plain_ascii(src) {
-        push_collapsed(
-            &mut out,
-            src.chars().map(|c| {
-                if c == '`' {
-                    '\''
-                } else {
-                    c.to_ascii_lowercase()
-                }
-            }),
-        );
-    } else {
+        return Normalized {
+            text: ascii_collapsed(src),
+        };
+    }
+    let mut out = String::with_capacity(src.len());
+    {
         let visible: String = src
             .chars()
             .filter(|&c| !crate::text::is_invisible(c) || is_space(c))
@@ -83,6 +77,36 @@ fn fold_punct(c: char) -> char {
 
 /// Collapse runs of spaces/tabs to one space and runs of line breaks (with the
 /// spaces around them) to one `\n`; trim both ends.
+/// [`push_collapsed`] for printable ASCII, byte by byte (the common case).
+fn ascii_collapsed(src: &str) -> String {
+    let mut out: Vec<u8> = Vec::with_capacity(src.len());
+    let mut pending: Option<u8> = None;
+    for &b in src.as_bytes() {
+        match b {
+            b' ' | b'\t' | b'\r' | 0x0B | 0x0C => {
+                if pending.is_none() {
+                    pending = Some(b' ');
+                }
+            }
+            b'\n' => pending = Some(b'\n'),
+            c => {
+                if let Some(p) = pending.take()
+                    && !out.is_empty()
+                {
+                    out.push(p);
+                }
+                out.push(if c == b'`' {
+                    b'\''
+                } else {
+                    c.to_ascii_lowercase()
+                });
+            }
+        }
+    }
+    // Only ASCII bytes were pushed.
+    String::from_utf8(out).unwrap_or_default()
+}
+
 fn push_collapsed(out: &mut String, chars: impl Iterator<Item = char>) {
     let mut pending: Option<char> = None;
     for c in chars {
