@@ -162,6 +162,8 @@ pub struct Tables {
     quoted: Regex,
     /// Words that introduce a quotation ("a page saying '…'").
     quote_intro: Regex,
+    /// Someone's own choice, named (\"the teacher asked for\", \"they typed\").
+    user_choice_re: Regex,
     dest: Regex,
     call: Regex,
     assign: Regex,
@@ -190,6 +192,7 @@ struct Concepts {
     tool_output: u64,
     context: u64,
     prohibit: u64,
+    user_choice: u64,
     move_weak: u64,
     read: u64,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
@@ -295,6 +298,7 @@ pub fn tables() -> &'static Tables {
             tool_output: sig("tool_output"),
             context: sig("context"),
             prohibit: sig("prohibit"),
+            user_choice: sig("user_choice"),
             move_weak: sig("move_weak"),
             read: sig("read"),
             actionable: [
@@ -335,6 +339,7 @@ pub fn tables() -> &'static Tables {
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
+            user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
             quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?(?:\s+like)?|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
             dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
@@ -1324,6 +1329,11 @@ fn derive(
     let bytes = sentence.as_bytes();
     let live = |start: usize| negated_from.is_none_or(|n| start < n);
     let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    if sen.sigs & t.c.user_choice == 0
+        && let Some(m) = t.user_choice_re.find(bytes)
+    {
+        sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
+    }
     if sentence.contains("://") || sentence.contains("www.") {
         for u in t.url.find_iter(bytes) {
             let u = text(u);
