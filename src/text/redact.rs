@@ -287,6 +287,14 @@ pub fn redact_secrets(s: &str) -> Cow<'_, str> {
             }
         });
     }
+    // A value redacted once is redacted wherever else it occurs, also glued to
+    // a word where its format alone would not be recognised (`…#toAKIA…`).
+    for m in credential_formats().find_iter(s) {
+        let secret = m.as_str();
+        if secret.len() >= 8 && out.contains(secret) {
+            out = Cow::Owned(out.replace(secret, &redacted(secret)));
+        }
+    }
     // Unchanged text keeps its bytes (the replacements above copy matches as they are).
     if out == s { Cow::Borrowed(s) } else { out }
 }
