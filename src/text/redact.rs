@@ -303,10 +303,25 @@ pub fn redact_secrets(s: &str) -> Cow<'_, str> {
 /// fragment) parameters, credential-shaped path segments. Scheme, host, port
 /// and path stay as written.
 pub fn redact_url(url: &str) -> String {
-    let Some(scheme_end) = url.find("://") else {
-        return redact_formats(url);
+    // `https:user:pw@host` (no slashes, or backslashes) is a URL with an
+    // authority to a WHATWG parser for the special schemes: read it as one.
+    let special = ["https:", "http:", "wss:", "ws:", "ftp:"]
+        .iter()
+        .find(|p| {
+            url.get(..p.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(p))
+        })
+        .map(|p| p.len());
+    let after = match (url.find("://"), special) {
+        (_, Some(n)) => {
+            n + url[n..]
+                .bytes()
+                .take_while(|b| matches!(b, b'/' | b'\\'))
+                .count()
+        }
+        (Some(i), None) => i + 3,
+        (None, None) => return redact_formats(url),
     };
-    let after = scheme_end + 3;
     let whole = &url[after..];
     // A URL inside this one (`…?next=https://user:pw@h/`) is redacted on its own,
     // so the result does not depend on where a later pass splits the text.
