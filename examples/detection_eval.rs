@@ -4,7 +4,7 @@
 //! Run: `cargo run --release --example detection_eval -- [OPTIONS]`
 //!   --set tune|test|all     which half of tests/corpora/dev (default: all, reported apart)
 //!   --corpora DIR           also the anchor corpus, MCP-SafetyBench and the real
-//!                           catalogs under DIR (e.g. ../shared/corpora)
+//!                           catalogs under DIR (e.g. tests/vendor/corpora)
 //!   --misses                list the tuning half's misses and false positives
 //!                           (never the test half's: it is not for tuning)
 //!   --markdown FILE         write the tables as Markdown

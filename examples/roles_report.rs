@@ -3,7 +3,7 @@
 //! stages 3, 4 and 6 per server, for hand review of the lexicon.
 //!
 //! Run: `cargo run --example roles_report [CORPORA_DIR] [OUT]`
-//! (defaults: `../shared/corpora`, `bench/roles-report.md`).
+//! (defaults: `tests/vendor/corpora`, `bench/roles-report.md`).
 
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
 use mcptrustchecker::detect::capability::classify_server;
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
-    let corpora = PathBuf::from(args.next().unwrap_or_else(|| "../shared/corpora".into()));
+    let corpora = PathBuf::from(args.next().unwrap_or_else(|| "tests/vendor/corpora".into()));
     let out_path = PathBuf::from(
         args.next()
             .unwrap_or_else(|| "bench/roles-report.md".into()),

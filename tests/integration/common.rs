@@ -8,15 +8,15 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/corpora/...` next to the repository (present in CI and sessions).
+/// The public corpora the tests measure on, vendored under `tests/vendor/`
+/// (each folder's `SOURCE.md` gives its origin, commit and licence).
 pub fn corpora() -> PathBuf {
-    let p = repo().join("../shared/corpora");
-    assert!(
-        p.is_dir(),
-        "the shared corpora are missing at {}",
-        p.display()
-    );
-    p
+    vendor().join("corpora")
+}
+
+/// `tests/vendor/`: third-party data the tests read, with its provenance.
+pub fn vendor() -> PathBuf {
+    repo().join("tests/vendor")
 }
 
 /// The binary with an environment free of CI and GitHub variables, run from the repo root.

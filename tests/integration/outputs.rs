@@ -22,21 +22,11 @@ fn python() -> PathBuf {
     p
 }
 
-/// `../shared/<rel>` from the repository (or from a worktree one level deeper).
-fn shared(rel: &str) -> PathBuf {
-    for base in [repo().join("../shared"), repo().join("../../shared")] {
-        if base.join(rel).exists() {
-            return base.join(rel);
-        }
-    }
-    panic!("../shared/{rel} not found next to the repository");
-}
-
 /// Validate SARIF files against the SARIF 2.1.0 schema (one Python call).
 fn validate_schema(files: &[PathBuf]) {
     let out = Command::new(python())
         .arg(repo().join("tests/tools/sarif_validate.py"))
-        .arg(shared("schemas/sarif-2.1.0.json"))
+        .arg(vendor().join("schemas/sarif-2.1.0.json"))
         .args(files)
         .output()
         .expect("python runs");
@@ -280,7 +270,7 @@ fn every_fixture_sarif_is_valid_and_follows_github_rules() {
         texts.push(sarif_scan(&[fx], &repo()));
     }
     // Every real-world config of the corpus, with the corpus as repository root.
-    let corpus = shared("corpora/real-configs");
+    let corpus = corpora().join("real-configs");
     let mut n = 0;
     for e in walkdir::WalkDir::new(&corpus).sort_by_file_name() {
         let e = e.unwrap();
