@@ -191,6 +191,8 @@ struct Concepts {
     shadow_object: u64,
     tool_output: u64,
     context: u64,
+    secret: u64,
+    user_words: u64,
     prohibit: u64,
     user_choice: u64,
     move_weak: u64,
@@ -297,6 +299,8 @@ pub fn tables() -> &'static Tables {
             shadow_object: sig("shadow_object"),
             tool_output: sig("tool_output"),
             context: sig("context"),
+            secret: sig("secret"),
+            user_words: sig("user_words"),
             prohibit: sig("prohibit"),
             user_choice: sig("user_choice"),
             move_weak: sig("move_weak"),
@@ -526,25 +530,27 @@ impl Reading {
         let mut mentions = Vec::new();
         // A quotation introduced as one ("a page saying \"send …\"") is reported
         // speech in any field, not an order to the reader.
-        if text.contains(['"', '\'']) {
-            for m in t.quoted.find_iter(text.as_bytes()) {
-                let from = text.floor_char_boundary(m.start().saturating_sub(32));
-                if m.as_bytes().iter().filter(|&&b| b == b' ').count() >= 2
-                    && t.quote_intro.is_match(&text.as_bytes()[from..m.start()])
-                {
-                    mentions.push((m.start(), m.end()));
-                }
+        let quotes: Vec<(usize, usize)> = if text.contains(['"', '\'']) {
+            t.quoted
+                .find_iter(text.as_bytes())
+                .map(|m| (m.start(), m.end()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for &(s, e) in &quotes {
+            let from = text.floor_char_boundary(s.saturating_sub(32));
+            if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
+                && t.quote_intro.is_match(&text.as_bytes()[from..s])
+            {
+                mentions.push((s, e));
             }
         }
-        let field_defensive = defensive_words > 0 || super::injection::defensive_name(field.item);
-        if field_defensive {
+        let name_defensive = super::injection::defensive_name(field.item);
+        if defensive_words > 0 || name_defensive {
             // Quoted text and whatever follows "such as …" in a sentence.
-            mentions.extend(
-                t.quoted
-                    .find_iter(text.as_bytes())
-                    .map(|m| (m.start(), m.end())),
-            );
-            let purpose_defensive = super::injection::defensive_name(field.item) || ctx_defensive();
+            mentions.extend(&quotes);
+            let purpose_defensive = name_defensive || ctx_defensive();
             for r in sentences.iter().cloned() {
                 let inside =
                     |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
@@ -659,7 +665,7 @@ pub fn analyse(
     }
     let ctx = ItemCtx::new(s, field);
     let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
-    let mut ranges = Vec::with_capacity(reading.sentences.len());
+    let ranges = &reading.sentences;
     let mut first_hit = 0;
     for range in reading.sentences.iter().cloned() {
         let sentence = &text[range.clone()];
@@ -738,7 +744,6 @@ pub fn analyse(
             sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
         }
         sig.sentences.push(sen);
-        ranges.push(range);
     }
     // Purpose is only asked about when a sentence names sensitive data.
     if sig.union() & t.c.mask_what != 0 {
@@ -773,7 +778,7 @@ pub fn analyse(
         sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
     }
     if reading.gated || !crate::text::is_plain_ascii(text) {
-        mark_language_switch(t, text, &ranges, &mut sig);
+        mark_language_switch(t, text, ranges, &mut sig);
     }
     // A shell tool's own commands are its job, not guidance to run something.
     if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
@@ -799,7 +804,7 @@ pub fn analyse(
     for (sen, r) in sig.sentences.into_iter().zip(ranges) {
         if sen.sigs != 0 {
             kept.push(Sentence {
-                text: crate::text::truncate_chars(&text[r], 160),
+                text: crate::text::truncate_chars(&text[r.clone()], 160),
                 ..sen
             });
         }
@@ -1260,7 +1265,7 @@ impl<'a> ItemCtx<'a> {
         for p in &slots {
             let toks = crate::detect::capability::tokens(p);
             if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
-                bits |= tables().lex.id("user_words").map_or(0, |i| bit(i as u8));
+                bits |= tables().c.user_words;
             }
             words.push_str(" . ");
             words.push_str(&toks.join(" "));
@@ -1374,8 +1379,7 @@ fn derive(
         }
     }
     if let Some(m) = t.self_ref.find(bytes) {
-        let context = tables().lex.id("context").map_or(0, |i| i as u8);
-        sen.add(context, &text(m));
+        sen.add(t.c.context.trailing_zeros() as u8, &text(m));
     }
     for caps in t.bare_dest.captures_iter(bytes) {
         if !live(caps.get(0).map_or(0, |m| m.start())) {
@@ -1397,8 +1401,7 @@ fn derive(
         }
     }
     if let Some(m) = t.env_secret.find(bytes) {
-        let secret = tables().lex.id("secret").map_or(0, |i| i as u8);
-        sen.add(secret, &text(m));
+        sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
     for re in [&t.iban, &t.wallet] {
         if let Some(m) = re.find(bytes) {
@@ -1539,17 +1542,14 @@ fn derive(
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
 fn first_sentence(text: &str) -> &str {
-    let mut cut = text
+    let cut = text
         .char_indices()
         .find(|&(i, c)| {
             matches!(c, '.' | '\n' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n'])
         })
         .map_or(text.len(), |(i, _)| i)
         .min(400);
-    while !text.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    &text[..cut]
+    &text[..text.floor_char_boundary(cut)]
 }
 
 /// What a server is about, computed once per surface: its name, the first

@@ -42,10 +42,9 @@ pub fn log_line(line: &str) -> Cow<'_, str> {
         out.push_str(line);
     }
     if legacy {
-        // `###[` holds one `##[`; replacing left to right leaves none behind.
-        while let Some(i) = out.find(LEGACY) {
-            out.replace_range(i..i + LEGACY.len(), LEGACY_SAFE);
-        }
+        // `###[` holds one `##[`; replacing left to right leaves none behind
+        // (the replacement makes no new `##[` with what precedes it).
+        out = out.replace(LEGACY, LEGACY_SAFE);
     }
     Cow::Owned(out)
 }

@@ -221,15 +221,11 @@ fn assignments() -> &'static Regex {
 
 /// A quick test that nothing below can match, so clean text is not rewritten.
 fn might_hold_secret(s: &str) -> bool {
-    s.contains("://")
-        || s.contains('=')
-        || s.contains('-')
-        || s.contains(':')
-        || s.contains('_')
-        || s.contains("AKIA")
-        || s.contains("ASIA")
-        || s.contains("AIza")
-        || s.contains("eyJ")
+    // (`://` is covered by `:`.)
+    s.contains(['=', '-', ':', '_'])
+        || ["AKIA", "ASIA", "AIza", "eyJ"]
+            .iter()
+            .any(|p| s.contains(p))
 }
 
 /// `re.replace_all` that keeps `text` (and its allocation) when nothing matched.
@@ -254,7 +250,11 @@ pub fn redact_secrets(s: &str) -> Cow<'_, str> {
         return Cow::Borrowed(s);
     }
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
-    out = replace(out, credential_formats(), |c| redacted(&c[0]));
+    let mut found: Vec<String> = Vec::new();
+    out = replace(out, credential_formats(), |c| {
+        found.push(c[0].to_string());
+        redacted(&c[0])
+    });
     if out.contains("://") {
         out = replace(out, urls(), |c| redact_url(&c[0]));
     }
@@ -289,10 +289,9 @@ pub fn redact_secrets(s: &str) -> Cow<'_, str> {
     }
     // A value redacted once is redacted wherever else it occurs, also glued to
     // a word where its format alone would not be recognised (`…#toAKIA…`).
-    for m in credential_formats().find_iter(s) {
-        let secret = m.as_str();
-        if secret.len() >= 8 && out.contains(secret) {
-            out = Cow::Owned(out.replace(secret, &redacted(secret)));
+    for secret in found.iter().filter(|x| x.len() >= 8) {
+        if out.contains(secret.as_str()) {
+            out = Cow::Owned(redact_again(&out, secret));
         }
     }
     // Unchanged text keeps its bytes (the replacements above copy matches as they are).
@@ -344,6 +343,7 @@ pub fn redact_url(url: &str) -> String {
     let auth_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..auth_end];
     let mut out = String::with_capacity(url.len());
+    let mut password = None;
     out.push_str(&url[..after]);
     match authority.rfind('@') {
         Some(at) => {
@@ -355,6 +355,7 @@ pub fn redact_url(url: &str) -> String {
                     out.push_str(user);
                     out.push(':');
                     out.push_str(&redacted(pass));
+                    password = Some(pass);
                 }
                 None if !is_reference(userinfo)
                     && !is_marker(userinfo)
@@ -393,7 +394,28 @@ pub fn redact_url(url: &str) -> String {
     if let Some(e) = embedded {
         out.push_str(&redact_url(e));
     }
-    if out == url { url.to_string() } else { out }
+    // The password is redacted wherever else it occurs in the same text.
+    match password {
+        Some(pw) if pw.len() >= 8 && out.contains(pw) => redact_again(&out, pw),
+        _ => out,
+    }
+}
+
+/// Replace the other occurrences of a secret already redacted once, leaving
+/// the markers alone (a password may be a substring of `[REDACTED 9 chars]`).
+fn redact_again(out: &str, secret: &str) -> String {
+    let mut result = String::with_capacity(out.len());
+    let mut rest = out;
+    while let Some(start) = rest.find("[REDACTED ") {
+        let end = rest[start..]
+            .find(" chars]")
+            .map_or(rest.len(), |e| start + e + " chars]".len());
+        result.push_str(&rest[..start].replace(secret, &redacted(secret)));
+        result.push_str(&rest[start..end]);
+        rest = &rest[end..];
+    }
+    result.push_str(&rest.replace(secret, &redacted(secret)));
+    result
 }
 
 fn redact_formats(s: &str) -> String {
@@ -589,5 +611,19 @@ mod tests {
             assert!(!once.contains(&secret[4..]), "{once}");
             assert_eq!(redact_secrets(&once), once);
         }
+    }
+
+    #[test]
+    fn a_url_password_is_redacted_wherever_it_recurs_but_markers_stay() {
+        let s = "https://user:hn2hut%rez@host.example/?a=1 then errraer:hn2hut%rez@host";
+        let once = redact_url(s);
+        assert!(!once.contains("hn2hut%rez"), "{once}");
+        assert_eq!(redact_url(&once), once);
+        // A password that is part of the marker text leaves the marker whole.
+        let odd = redact_url("https://u:REDACTED@h/ and REDACTED again");
+        assert_eq!(
+            odd,
+            "https://u:[REDACTED 8 chars]@h/ and [REDACTED 8 chars] again"
+        );
     }
 }

@@ -86,14 +86,19 @@ pub fn scan_files(paths: &[PathBuf]) -> std::collections::BTreeMap<String, serde
         .collect()
 }
 
-/// The real catalogs of the shared corpora (`real-catalogs/*.json`), sorted.
-pub fn real_catalog_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(corpora().join("real-catalogs"))
-        .unwrap()
+/// The `*.json` files directly in `dir`, sorted.
+pub fn json_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
     files
+}
+
+/// The vendored real catalogs (`real-catalogs/*.json`), sorted.
+pub fn real_catalog_files() -> Vec<PathBuf> {
+    json_files(&corpora().join("real-catalogs"))
 }

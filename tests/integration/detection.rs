@@ -317,15 +317,7 @@ fn dev_set_recall_and_false_positives_per_half() {
     let mut label: BTreeMap<String, (&str, String, bool)> = BTreeMap::new();
     let mut paths = Vec::new();
     for half in ["tune", "test"] {
-        let mut files: Vec<PathBuf> =
-            std::fs::read_dir(repo().join("tests/corpora/dev").join(half))
-                .unwrap()
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "json"))
-                .collect();
-        files.sort();
-        for f in files {
+        for f in json_files(&repo().join("tests/corpora/dev").join(half)) {
             let cases: Vec<Value> = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
             for c in cases {
                 let id = c["id"].as_str().unwrap().to_string();

@@ -143,13 +143,10 @@ fn grade(server: &serde_json::Value) -> &str {
 
 /// Every manifest of a fixture directory, scanned in one run: (file name, server).
 fn scan_dir(dir: &str) -> Vec<(String, serde_json::Value)> {
-    let mut files: Vec<String> = std::fs::read_dir(crate::common::repo().join(dir))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+    let files: Vec<String> = crate::common::json_files(&crate::common::repo().join(dir))
+        .iter()
         .map(|p| p.display().to_string())
         .collect();
-    files.sort();
     let refs: Vec<&str> = files.iter().map(String::as_str).collect();
     let (r, _) = scan_json(&refs);
     let servers = r["servers"].as_array().unwrap();
