@@ -31,4 +31,5 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends git ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/mcptrustchecker /usr/local/bin/mcptrustchecker
-ENTRYPOINT ["/usr/local/bin/mcptrustchecker", "ci"]
+ENTRYPOINT ["/usr/local/bin/mcptrustchecker"]
+CMD ["ci"]

@@ -77,8 +77,12 @@ fn dockerfile_follows_the_container_action_rules() {
         .collect();
     assert_eq!(
         entry,
-        vec![r#"["/usr/local/bin/mcptrustchecker", "ci"]"#],
-        "one exec-form ENTRYPOINT with an absolute path"
+        vec![r#"["/usr/local/bin/mcptrustchecker"]"#],
+        "one exec-form ENTRYPOINT with an absolute path: the binary, so `docker run IMAGE lock` works"
+    );
+    assert!(
+        instr.iter().any(|(k, v)| k == "CMD" && v == r#"["ci"]"#),
+        "`ci` by default"
     );
     assert!(text.contains("cargo build --release --locked"));
     let last_stage = text.rsplit("\nFROM ").next().unwrap();
@@ -100,13 +104,13 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
         .unwrap()
         .value;
     assert_eq!(doc.pointer("/runs/using"), Some(&Value::from("docker")));
-    assert_eq!(
-        doc.pointer("/runs/image"),
-        Some(&Value::from(
-            "docker://ghcr.io/mcptrustchecker/mcptrustchecker:v1"
-        )),
-        "a pre-built image, no build per run"
+    let image = doc.pointer("/runs/image").and_then(Value::as_str).unwrap();
+    let pinned = regex::Regex::new(r"^docker://ghcr\.io/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$").unwrap();
+    assert!(
+        image == "Dockerfile" || pinned.is_match(image),
+        "built from source on main, a digest-pinned image in a release: {image}"
     );
+    assert_eq!(doc.pointer("/runs/args/0"), Some(&Value::from("ci")));
     assert!(doc.pointer("/branding/icon").is_some() && doc.pointer("/branding/color").is_some());
     let defaults = [
         ("path", "."),
@@ -118,8 +122,10 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
         ("online", "false"),
         ("include-builtins", ""),
         ("policy", ""),
-        ("sarif-file", "mcptrustchecker.sarif"),
+        ("sarif-file", ""),
+        ("category", ""),
         ("comment", "true"),
+        ("comment-header", ""),
         ("github-token", "${{ github.token }}"),
         ("max-file-size", "16777216"),
     ];
