@@ -6,11 +6,19 @@
 # read the mounted workspace), no WORKDIR (GitHub mounts the workspace and makes it
 # the working directory), and an exec-form ENTRYPOINT with an absolute path.
 #
-# Base images are pinned by digest; Dependabot (.github/dependabot.yml) proposes
-# updates. The image carries no Node or Python: the action's default mode is static,
-# and `live: true` reaches remote servers; npx/uvx stdio servers need a fuller runner.
+# Base images are pinned by digest. They are build arguments only so
+# scripts/image-test.sh can substitute bases built locally from Debian packages
+# where no registry is reachable; the published image always uses these defaults.
+# Dependabot does not read ARG defaults (dependabot-core#2057), so bump both
+# digests by hand (docker buildx imagetools inspect IMAGE:TAG) when the bases move.
+#
+# The image carries no Node or Python: the action's default mode is static, and
+# `live: true` reaches remote servers; npx/uvx stdio servers need a fuller runner.
 
-FROM rust:1.95-slim-bookworm@sha256:d7482085ff5b415f84dba5647ae71606650bdef00db7aeb69f4b3d170c3e4082 AS build
+ARG BUILD_BASE=rust:1.95-slim-bookworm@sha256:d7482085ff5b415f84dba5647ae71606650bdef00db7aeb69f4b3d170c3e4082
+ARG RUNTIME_BASE=debian:bookworm-slim@sha256:7b140f374b289a7c2befc338f42ebe6441b7ea838a042bbd5acbfca6ec875818
+
+FROM ${BUILD_BASE} AS build
 ENV CARGO_TARGET_DIR=/build/target \
     CARGO_TERM_COLOR=never
 COPY Cargo.toml Cargo.lock /build/src/
@@ -20,7 +28,7 @@ RUN cargo build --release --locked --manifest-path /build/src/Cargo.toml --bin m
  && install -m 0755 /build/target/release/mcptrustchecker /usr/local/bin/mcptrustchecker \
  && /usr/local/bin/mcptrustchecker --version
 
-FROM debian:bookworm-slim@sha256:7b140f374b289a7c2befc338f42ebe6441b7ea838a042bbd5acbfca6ec875818
+FROM ${RUNTIME_BASE}
 LABEL org.opencontainers.image.title="mcptrustchecker" \
       org.opencontainers.image.description="Deterministic security scanner and CI gate for MCP servers" \
       org.opencontainers.image.source="https://github.com/mcptrustchecker/mcptrustchecker"
