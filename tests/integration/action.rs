@@ -6,7 +6,7 @@
 use super::common::{mtc, repo};
 use mcptrustchecker::parse;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A linter from the test venv; missing means `scripts/test-deps.sh` was not run.
@@ -21,9 +21,13 @@ fn tool(name: &str) -> PathBuf {
 }
 
 fn lint(name: &str, args: &[&str]) {
+    lint_in(&repo(), name, args)
+}
+
+fn lint_in(dir: &Path, name: &str, args: &[&str]) {
     let out = Command::new(tool(name))
         .args(args)
-        .current_dir(repo())
+        .current_dir(dir)
         .output()
         .unwrap();
     assert!(
@@ -85,7 +89,10 @@ fn dockerfile_follows_the_container_action_rules() {
                 .unwrap_or_else(|| panic!("{f}: no ARG default before the first FROM")),
             None => image,
         };
-        assert!(digest.is_match(image), "base image pinned by digest: {f} = {image}");
+        assert!(
+            digest.is_match(image),
+            "base image pinned by digest: {f} = {image}"
+        );
         assert!(!image.starts_with("localhost/"), "a public base: {image}");
     }
     let entry: Vec<&String> = instr
@@ -123,7 +130,8 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
         .value;
     assert_eq!(doc.pointer("/runs/using"), Some(&Value::from("docker")));
     let image = doc.pointer("/runs/image").and_then(Value::as_str).unwrap();
-    let pinned = regex::Regex::new(r"^docker://ghcr\.io/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$").unwrap();
+    let pinned =
+        regex::Regex::new(r"^docker://ghcr\.io/[a-z0-9._/-]+@sha256:[0-9a-f]{64}$").unwrap();
     assert!(
         image == "Dockerfile" || pinned.is_match(image),
         "built from source on main, a digest-pinned image in a release: {image}"
@@ -173,12 +181,47 @@ fn action_metadata_is_valid_and_matches_the_entrypoint() {
     }
 }
 
-#[test]
-fn workflows_are_valid_and_pass_zizmor() {
-    let wf: Vec<String> = ["ci.yml", "release.yml"]
-        .iter()
+/// Every workflow file under `.github/workflows/`, sorted (a glob, so a new
+/// workflow is linted without editing this test).
+fn workflow_files() -> Vec<String> {
+    let mut wf: Vec<String> = std::fs::read_dir(repo().join(".github/workflows"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".yml") || f.ends_with(".yaml"))
         .map(|f| format!(".github/workflows/{f}"))
         .collect();
+    wf.sort();
+    wf
+}
+
+/// Every `uses:` names a local action or is pinned by a full commit SHA with a
+/// `# vX…` comment saying which release it is.
+fn assert_uses_pinned(file: &str, text: &str) {
+    let uses = regex::Regex::new(r"(?m)^\s*(?:-\s+)?uses:\s*(\S+)(.*)$").unwrap();
+    let pinned = regex::Regex::new(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40}$").unwrap();
+    let version = regex::Regex::new(r"^\s*#\s*v\d+(\.\d+)*\b").unwrap();
+    let mut n = 0;
+    for c in uses.captures_iter(text) {
+        n += 1;
+        let (what, rest) = (&c[1], &c[2]);
+        if what.starts_with("./") {
+            continue;
+        }
+        assert!(
+            pinned.is_match(what) && version.is_match(rest),
+            "{file}: `uses: {what}{rest}` is not pinned by commit SHA with a # vX.Y.Z comment"
+        );
+    }
+    assert!(n > 0, "{file}: no uses: found");
+}
+
+#[test]
+fn workflows_are_valid_and_pass_zizmor() {
+    let wf = workflow_files();
+    for f in ["ci.yml", "release.yml", "self-test.yml"] {
+        let f = format!(".github/workflows/{f}");
+        assert!(wf.contains(&f), "{f} in {wf:?}");
+    }
     let mut args = vec!["--builtin-schema", "vendor.github-workflows"];
     args.extend(wf.iter().map(String::as_str));
     lint("check-jsonschema", &args);
@@ -190,10 +233,17 @@ fn workflows_are_valid_and_pass_zizmor() {
             ".github/dependabot.yml",
         ],
     );
-    lint(
-        "zizmor",
-        &["--offline", "--no-progress", "action.yml", ".github"],
-    );
+    let mut args = vec![
+        "--offline",
+        "--no-progress",
+        "action.yml",
+        ".github/dependabot.yml",
+    ];
+    args.extend(wf.iter().map(String::as_str));
+    lint("zizmor", &args);
+    for f in &wf {
+        assert_uses_pinned(f, &read(f));
+    }
     let ci = read(".github/workflows/ci.yml");
     for step in [
         "cargo fmt",
@@ -201,14 +251,180 @@ fn workflows_are_valid_and_pass_zizmor() {
         "cargo test",
         "mcptrustchecker ci",
         "docker build",
+        "lock --help",
     ] {
         assert!(ci.contains(step), "CI runs {step}");
     }
     let release = read(".github/workflows/release.yml");
-    assert!(
-        release.contains("docker/build-push-action") && release.contains("gh release upload"),
-        "release builds the image and binaries"
+    for needle in [
+        "workflow_dispatch",
+        "docker/build-push-action",
+        "imagetools create",
+        "ubuntu-24.04-arm",
+        "windows-11-arm",
+        "scripts/pin-action-image.sh",
+        "actions/attest-build-provenance",
+        "push-to-registry: true",
+        "SHA256SUMS",
+        "gh release upload",
+    ] {
+        assert!(release.contains(needle), "release.yml: {needle}");
+    }
+    assert_eq!(
+        release.matches("gh release create").count(),
+        1,
+        "one job creates the release"
     );
+    let selftest = read(".github/workflows/self-test.yml");
+    for needle in [
+        "uses: ./",
+        "ubuntu-24.04-arm",
+        "continue-on-error: true",
+        "steps.mtc.outcome",
+        "steps.mtc.outputs.grade",
+        "github/codeql-action/upload-sarif",
+        "steps.mtc.outputs.sarif-file",
+    ] {
+        assert!(selftest.contains(needle), "self-test.yml: {needle}");
+    }
+}
+
+/// The README's workflows (fenced ```yaml blocks opening with a
+/// `# .github/workflows/NAME` comment) are valid as pasted: schema and zizmor.
+#[test]
+fn readme_workflows_are_valid_and_pass_zizmor() {
+    let readme = read("README.md");
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let mut rest = readme.as_str();
+    while let Some(i) = rest.find("```yaml\n") {
+        let body = &rest[i + "```yaml\n".len()..];
+        let end = body.find("\n```").expect("closed fence");
+        let block = &body[..=end];
+        rest = &body[end..];
+        let Some(name) = block
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# .github/workflows/"))
+        else {
+            continue;
+        };
+        assert!(
+            regex::Regex::new(r"^[a-z0-9-]+\.ya?ml$")
+                .unwrap()
+                .is_match(name),
+            "{name}"
+        );
+        assert_uses_pinned(name, block);
+        std::fs::write(dir.path().join(name), block).unwrap();
+        files.push(name.to_string());
+    }
+    assert!(
+        files.iter().any(|f| f == "mcp-trust.yml"),
+        "the GitHub Action section's workflow: {files:?}"
+    );
+    let mut args = vec!["--builtin-schema", "vendor.github-workflows"];
+    args.extend(files.iter().map(String::as_str));
+    lint_in(dir.path(), "check-jsonschema", &args);
+    let mut args = vec!["--offline", "--no-progress"];
+    args.extend(files.iter().map(String::as_str));
+    lint_in(dir.path(), "zizmor", &args);
+    let main = std::fs::read_to_string(dir.path().join("mcp-trust.yml")).unwrap();
+    let doc = parse::yaml(&main, "mcp-trust.yml").unwrap().value;
+    let job = &doc["jobs"]["mcp-trust"];
+    assert_eq!(
+        job["permissions"],
+        serde_json::json!({"contents": "read", "pull-requests": "write", "security-events": "write"})
+    );
+    let steps = job["steps"].as_array().unwrap();
+    let step = |prefix: &str| {
+        steps
+            .iter()
+            .find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with(prefix)))
+            .unwrap_or_else(|| panic!("a step uses {prefix}"))
+    };
+    let checkout = step("actions/checkout@");
+    assert_eq!(checkout["with"]["persist-credentials"], Value::Bool(false));
+    assert_eq!(checkout["with"]["fetch-depth"], Value::from(0));
+    let action = step("mcptrustchecker/mcptrustchecker@");
+    let upload = step("github/codeql-action/upload-sarif@");
+    assert_eq!(action["with"]["category"], upload["with"]["category"]);
+    assert!(
+        upload["if"]
+            .as_str()
+            .is_some_and(|c| c.contains("always()"))
+    );
+    assert_eq!(
+        upload["with"]["sarif_file"],
+        Value::from("${{ steps.mtc.outputs.sarif-file }}")
+    );
+}
+
+/// The release job's `scripts/pin-action-image.sh` turns main's action.yml into
+/// a release's: the image by digest, still a valid action, nothing else changed.
+#[test]
+fn pin_action_image_names_the_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("action.yml");
+    let original = read("action.yml");
+    std::fs::write(&copy, &original).unwrap();
+    let digest = "0123456789abcdef".repeat(4);
+    let image = format!("ghcr.io/o/r@sha256:{digest}");
+    let run = |arg: &str| {
+        Command::new("bash")
+            .arg(repo().join("scripts/pin-action-image.sh"))
+            .arg(arg)
+            .arg(&copy)
+            .output()
+            .unwrap()
+    };
+    for bad in [
+        "ghcr.io/O/r@sha256:0123",
+        "ghcr.io/o/r:v1",
+        "ghcr.io/o/r@sha256:0123456789abcdef",
+    ] {
+        let out = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad} is refused");
+        assert_eq!(std::fs::read_to_string(&copy).unwrap(), original, "{bad}");
+    }
+    let out = run(&image);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pinned = std::fs::read_to_string(&copy).unwrap();
+    let doc = parse::yaml(&pinned, "action.yml").unwrap().value;
+    assert_eq!(
+        doc.pointer("/runs/image").and_then(Value::as_str),
+        Some(format!("docker://{image}").as_str())
+    );
+    assert_eq!(doc.pointer("/runs/args/0"), Some(&Value::from("ci")));
+    assert!(
+        !pinned.contains("Dockerfile"),
+        "the build-from-source note is gone"
+    );
+    let removed: Vec<&str> = original.lines().filter(|l| !pinned.contains(*l)).collect();
+    assert!(
+        removed
+            .iter()
+            .all(|l| l.trim_start().starts_with('#') || l.contains("image:")),
+        "only the image line and its comment change: {removed:?}"
+    );
+    assert_eq!(
+        pinned.lines().count() + removed.len(),
+        original.lines().count() + 1
+    );
+    lint_in(
+        dir.path(),
+        "check-jsonschema",
+        &["--builtin-schema", "vendor.github-actions", "action.yml"],
+    );
+    // A release commit pinned again (a re-run) names the new digest.
+    let again = format!("ghcr.io/o/r@sha256:{}", "f".repeat(64));
+    assert!(run(&again).status.success());
+    let twice = std::fs::read_to_string(&copy).unwrap();
+    assert!(twice.contains(&format!("  image: docker://{again}\n")) && !twice.contains(&digest));
 }
 
 /// What the CI workflow's self-test does: the entrypoint on the demo fixture,
