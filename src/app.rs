@@ -34,7 +34,7 @@ pub struct ScanArgs {
     pub installed: bool,
     pub format: Format,
     pub output: Option<PathBuf>,
-    pub fail_on: Grade,
+    pub fail_on: crate::score::FailOn,
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
     pub options: ScanOptions,
@@ -203,6 +203,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .with_context(|| format!("writing {}", path.display()))?;
+    // A temporary file is created 0600; reports and the lockfile are read by
+    // others (the runner's user reads what a root container wrote): 0644.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("setting the permissions of {}", path.display()))?;
+    }
     tmp.persist(path)
         .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
@@ -224,7 +233,31 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
     let color = args.output.is_none()
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none();
-    let text = render_with_baseline(&result, &verdict, args.format, color, baseline)?;
+    let text = match args.format {
+        // Full regions need the lines of the files the results sit in.
+        Format::Sarif => report::sarif::render_opts(
+            &result,
+            &verdict,
+            &report::sarif::Options {
+                lines: report::sarif::LineIndex::read(
+                    &scan_root(args),
+                    &result,
+                    args.max_file_bytes,
+                ),
+                ..Default::default()
+            },
+        ),
+        Format::Markdown => report::markdown::render(
+            &result,
+            &verdict,
+            &report::markdown::Options {
+                baseline,
+                fail_on: args.fail_on,
+                ..Default::default()
+            },
+        ),
+        _ => render_with_baseline(&result, &verdict, args.format, color, baseline)?,
+    };
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
         // Keep a one-line verdict on stderr for humans when the report goes to a file.
@@ -364,7 +397,7 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
         installed: false,
         format: Format::Json,
         output: None,
-        fail_on: Grade::F,
+        fail_on: crate::score::FailOn::At(Grade::F),
         max_file_bytes: a.max_file_bytes,
         root: a.root.clone(),
         options: ScanOptions::default(),

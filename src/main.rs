@@ -13,7 +13,6 @@ use mcptrustchecker::app::{self, Format, ScanArgs, exit};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::lockcmd::{self, LockArgs};
 use mcptrustchecker::policy::Date;
-use mcptrustchecker::score::Grade;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -113,9 +112,9 @@ struct ScanCmd {
     /// Write the report to FILE instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
-    /// Fail (exit 1) when any server or session is graded this or worse.
-    #[arg(long, default_value = "F", value_parser = parse_grade)]
-    fail_on: Grade,
+    /// Fail (exit 1) when any server or session is graded this or worse (`none`: never on grades).
+    #[arg(long, default_value = "F", value_parser = parse_fail_on)]
+    fail_on: mcptrustchecker::score::FailOn,
     /// Zero-width characters in one field before it counts as a hidden payload.
     #[arg(long, default_value_t = 5)]
     zero_width_threshold: usize,
@@ -286,8 +285,9 @@ impl LockCmd {
     }
 }
 
-fn parse_grade(s: &str) -> Result<Grade, String> {
-    Grade::parse(s).ok_or_else(|| format!("`{s}` is not a grade (A, B, C, D or F)"))
+fn parse_fail_on(s: &str) -> Result<mcptrustchecker::score::FailOn, String> {
+    mcptrustchecker::score::FailOn::parse(s)
+        .ok_or_else(|| format!("`{s}` is not a grade (A, B, C, D or F) or `none`"))
 }
 
 fn main() {

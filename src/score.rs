@@ -97,6 +97,55 @@ impl Grade {
     }
 }
 
+/// The gate's grade threshold: a server or session graded at or below it
+/// fails; `Never` (`fail-on: none`) reports grades without failing on them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailOn {
+    At(Grade),
+    Never,
+}
+
+impl FailOn {
+    /// `A`–`F`, or `none`.
+    pub fn parse(s: &str) -> Option<FailOn> {
+        if s.trim().eq_ignore_ascii_case("none") {
+            return Some(FailOn::Never);
+        }
+        Grade::parse(s).map(FailOn::At)
+    }
+    /// Whether a surface with this grade fails the gate.
+    pub fn fails(self, g: Grade) -> bool {
+        matches!(self, FailOn::At(t) if g >= t)
+    }
+    /// The stricter of this threshold and a policy's grade (a policy may
+    /// tighten the gate, never loosen it).
+    pub fn tightened(self, policy: Option<Grade>) -> FailOn {
+        match (self, policy) {
+            (FailOn::At(t), Some(p)) => FailOn::At(t.min(p)),
+            (FailOn::Never, Some(p)) => FailOn::At(p),
+            (t, None) => t,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailOn::At(g) => g.as_str(),
+            FailOn::Never => "none",
+        }
+    }
+}
+
+impl std::fmt::Display for FailOn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FailOn {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 impl std::fmt::Display for Grade {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

@@ -52,21 +52,40 @@ pub fn lockfile_diff(
     Ok(crate::diff::diff_lockfiles(&before, head))
 }
 
-/// SARIF 2.1.0 for code scanning.
-pub fn sarif(r: &ScanResult, verdict: &Verdict) -> String {
-    crate::report::sarif::render(r, verdict)
+/// SARIF 2.1.0 for code scanning: the `category` input, and full regions
+/// from the workspace's files.
+pub fn sarif(
+    r: &ScanResult,
+    verdict: &Verdict,
+    category: Option<&str>,
+    ws: &std::path::Path,
+    max_bytes: u64,
+) -> String {
+    use crate::report::sarif::{LineIndex, Options, render_opts};
+    let opts = Options {
+        category: category.map(str::to_string),
+        lines: LineIndex::read(ws, r, max_bytes),
+        ..Options::default()
+    };
+    render_opts(r, verdict, &opts)
 }
 
 /// Scores at the base commit, by server id (the "change" column).
 pub type Baseline = std::collections::BTreeMap<String, (i64, crate::score::Grade)>;
 
-/// The Markdown report (job summary and PR comment), leaving room below
-/// GitHub's comment limit for the CI section appended after it.
-pub fn markdown(r: &ScanResult, verdict: &Verdict, baseline: Option<Baseline>) -> String {
+/// The Markdown report (job summary and PR comment) with the CI context.
+pub fn markdown(
+    r: &ScanResult,
+    verdict: &Verdict,
+    baseline: Option<Baseline>,
+    fail_on: crate::score::FailOn,
+    ctx: &crate::report::markdown::Context,
+) -> String {
     use crate::report::markdown::{self, Options};
     let opts = Options {
         baseline: baseline.map(|servers| markdown::Baseline { servers }),
-        max_chars: markdown::MAX_CHARS - 5_000,
+        max_chars: markdown::MAX_CHARS,
+        fail_on,
     };
-    markdown::render(r, verdict, &opts)
+    markdown::render_in(r, verdict, &opts, ctx)
 }

@@ -54,6 +54,20 @@ pub fn resolve(dir: &Path, rev: &str) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
+/// The committer time of a commit (ISO 8601), for the report's footer.
+pub fn commit_time(dir: &Path, sha: &str) -> Option<String> {
+    if !super::event::is_rev(sha) {
+        return None;
+    }
+    let out = git(
+        dir,
+        &["show", "-s", "--format=%cI", "--end-of-options", sha],
+    )
+    .ok()?;
+    let s = String::from_utf8(out).ok()?.trim().to_string();
+    (!s.is_empty() && s.len() < 40).then_some(s)
+}
+
 /// How the changed files were found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {

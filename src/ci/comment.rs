@@ -19,10 +19,41 @@ pub enum Outcome {
     NotNeeded,
 }
 
-/// The comment body: marker first (once), capped below GitHub's limit.
-pub fn body(markdown: &str) -> String {
+/// The hidden marker of this job's comment: the default one, or with the
+/// `comment-header` input, one per header (so two jobs keep two comments).
+/// The header is reduced to `[A-Za-z0-9._-]`, so it cannot end the HTML comment.
+pub fn marker(header: Option<&str>) -> String {
+    let slug: String = header
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    // One dash per run, so the comment holds no `--` at all.
+    let mut slug = slug;
+    while slug.contains("--") {
+        slug = slug.replace("--", "-");
+    }
+    let slug = slug.trim_matches('-');
+    if slug.is_empty() {
+        MARKER.to_string()
+    } else {
+        format!("<!-- mcptrustchecker:report:{slug} -->")
+    }
+}
+
+/// The comment body: `marker` first (once, in place of the report's own),
+/// capped below GitHub's limit.
+pub fn body(markdown: &str, marker: &str) -> String {
     let rest = markdown.replacen(MARKER, "", 1);
-    let full = format!("{MARKER}\n{}", rest.trim_start_matches('\n'));
+    let full = format!("{marker}\n{}", rest.trim_start_matches('\n'));
     cap(&full, MAX_CHARS)
 }
 
@@ -66,9 +97,9 @@ pub fn cap(text: &str, max: usize) -> String {
 /// can post a comment containing the marker, and another bot can too: only the
 /// exact login counts, and a bot login must match the app that posted it
 /// (`performed_via_github_app`), so another app's comment is never adopted.
-fn is_ours(who: &Identity, c: &IssueComment) -> bool {
+fn is_ours(who: &Identity, c: &IssueComment, marker: &str) -> bool {
     let login = who.login();
-    if c.author != login || !c.body.contains(MARKER) {
+    if c.author != login || !c.body.contains(marker) {
         return false;
     }
     match (login.strip_suffix("[bot]"), &c.app) {
@@ -88,11 +119,12 @@ pub async fn upsert(
     create: bool,
     graphql_url: &str,
 ) -> Result<Outcome, String> {
+    let marker = body.lines().next().unwrap_or(MARKER);
     let who = api.identity(graphql_url).await;
     let comments = api.comments(number).await?;
     match comments
         .iter()
-        .filter(|c| is_ours(&who, c))
+        .filter(|c| is_ours(&who, c, marker))
         .min_by_key(|c| c.id)
     {
         Some(c) => api
@@ -108,12 +140,21 @@ pub async fn upsert(
 mod tests {
     use super::*;
 
+    fn is_ours_default(who: &Identity, c: &IssueComment) -> bool {
+        is_ours(who, c, MARKER)
+    }
+
     #[test]
     fn marker_once_and_first() {
-        let b = body(&format!("{MARKER}\n# Report\n"));
+        let b = body(&format!("{MARKER}\n# Report\n"), MARKER);
         assert!(b.starts_with(MARKER));
         assert_eq!(b.matches(MARKER).count(), 1);
-        assert!(body("plain").starts_with(MARKER));
+        assert!(body("plain", MARKER).starts_with(MARKER));
+        let m = marker(Some("docs --> <b>x</b> job"));
+        assert_eq!(m, "<!-- mcptrustchecker:report:docs-b-x-b-job -->");
+        assert_eq!(marker(Some("  ")), MARKER);
+        let b = body(&format!("{MARKER}\n# Report\n"), &m);
+        assert!(b.starts_with(&m) && !b.contains(MARKER), "{b}");
     }
 
     #[test]
@@ -126,41 +167,44 @@ mod tests {
             body: body.into(),
         };
         let me = Identity::Login("ci-user".into());
-        assert!(is_ours(
+        assert!(is_ours_default(
             &me,
             &c("ci-user", false, None, &format!("x {MARKER}"))
         ));
-        assert!(!is_ours(&me, &c("mallory", false, None, MARKER)));
-        assert!(!is_ours(&me, &c("ci-user", false, None, "no marker")));
+        assert!(!is_ours_default(&me, &c("mallory", false, None, MARKER)));
+        assert!(!is_ours_default(
+            &me,
+            &c("ci-user", false, None, "no marker")
+        ));
         let actions = Identity::Convention("github-actions[bot]".into());
-        assert!(is_ours(
+        assert!(is_ours_default(
             &actions,
             &c("github-actions[bot]", true, Some("github-actions"), MARKER)
         ));
         assert!(
-            !is_ours(
+            !is_ours_default(
                 &actions,
                 &c("other-app[bot]", true, Some("other-app"), MARKER)
             ),
             "another bot's comment is not ours"
         );
         assert!(
-            !is_ours(
+            !is_ours_default(
                 &actions,
                 &c("github-actions[bot]", true, Some("impostor"), MARKER)
             ),
             "the posting app must match the login"
         );
         assert!(
-            !is_ours(&actions, &c("mallory", false, None, MARKER)),
+            !is_ours_default(&actions, &c("mallory", false, None, MARKER)),
             "a person's planted marker is not ours"
         );
         let app = Identity::Login("mtc-app[bot]".into());
-        assert!(is_ours(
+        assert!(is_ours_default(
             &app,
             &c("mtc-app[bot]", true, Some("mtc-app"), MARKER)
         ));
-        assert!(!is_ours(
+        assert!(!is_ours_default(
             &app,
             &c("github-actions[bot]", true, Some("github-actions"), MARKER)
         ));
@@ -181,5 +225,22 @@ mod tests {
         assert_eq!(c.lines().filter(|l| l.starts_with("```")).count() % 2, 0);
         assert!(c.contains("truncated"));
         assert_eq!(cap("short", 10), "short");
+    }
+
+    #[test]
+    fn each_header_finds_only_its_own_comment() {
+        let me = Identity::Login("ci-user".into());
+        let c = |body: String| IssueComment {
+            id: 1,
+            author: "ci-user".into(),
+            bot: false,
+            app: None,
+            body,
+        };
+        let (a, b) = (marker(Some("prod")), marker(Some("staging")));
+        assert!(is_ours(&me, &c(format!("{a}\nx")), &a));
+        assert!(!is_ours(&me, &c(format!("{a}\nx")), &b));
+        assert!(!is_ours(&me, &c(format!("{a}\nx")), MARKER));
+        assert!(!is_ours(&me, &c(format!("{MARKER}\nx")), &a));
     }
 }

@@ -4,7 +4,6 @@
 use crate::detect::ScanResult;
 use crate::finding::{Finding, Severity};
 use crate::report::Verdict;
-use crate::score::Grade;
 use crate::surface::Location;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -168,17 +167,22 @@ fn command(level: &str, loc: &Location, title: &str, message: &str) -> String {
 
 /// `::error` annotations for what fails the gate: the serious findings of every
 /// server or session graded at or below `fail_on`, drift, and unpinned servers.
-pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool) -> Vec<String> {
+pub fn annotations(
+    r: &ScanResult,
+    g: &Gate,
+    fail_on: crate::score::FailOn,
+    fail_on_drift: bool,
+) -> Vec<String> {
     let mut picked: Vec<&Finding> = Vec::new();
     let failing = r
         .servers
         .iter()
-        .filter(|s| s.score.grade >= fail_on)
+        .filter(|s| fail_on.fails(s.score.grade))
         .map(|s| &s.findings)
         .chain(
             r.sessions
                 .iter()
-                .filter(|s| s.score.grade >= fail_on)
+                .filter(|s| fail_on.fails(s.score.grade))
                 .map(|s| &s.findings),
         );
     for fs in failing {
@@ -234,6 +238,7 @@ pub fn annotations(r: &ScanResult, g: &Gate, fail_on: Grade, fail_on_drift: bool
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::Grade;
 
     #[test]
     fn escaping_follows_the_runner() {

@@ -21,7 +21,7 @@ use crate::acquire::{self, AcquireOptions};
 use crate::app::{exit, write_atomic};
 use crate::detect::{self, ScanOptions, ScanResult};
 use crate::lockfile::Lockfile;
-use crate::score::Grade;
+use crate::score::{FailOn, Grade};
 use event::Env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -43,14 +43,19 @@ pub struct CiArgs {
 pub struct Inputs {
     pub path: String,
     pub lockfile: String,
-    pub fail_on: Grade,
+    pub fail_on: FailOn,
     pub fail_on_drift: bool,
     pub live: Live,
     pub online: bool,
     pub include_builtins: Option<String>,
     pub policy: Option<String>,
-    pub sarif_file: String,
+    /// `None`: under `RUNNER_TEMP` (see [`sarif_target`]).
+    pub sarif_file: Option<String>,
+    /// The code-scanning category (`automationDetails.id`).
+    pub category: Option<String>,
     pub comment: bool,
+    /// Names this job's sticky comment (its marker).
+    pub comment_header: Option<String>,
     /// Files (configs, descriptors, the lockfile, the policy) larger than this are refused.
     pub max_file_bytes: u64,
     /// Variables of the job's environment live servers may receive (`pass-env`).
@@ -69,10 +74,10 @@ pub enum Live {
 impl Inputs {
     pub fn from_env(env: &Env) -> Result<Inputs, String> {
         let fail_on = match env.input("fail-on") {
-            None => Grade::F,
-            Some(g) => Grade::parse(g).ok_or_else(|| {
+            None => FailOn::At(Grade::F),
+            Some(g) => FailOn::parse(g).ok_or_else(|| {
                 format!(
-                    "input `fail-on` must be a grade A–F, not `{}`",
+                    "input `fail-on` must be a grade A–F or `none`, not `{}`",
                     crate::text::visible(g)
                 )
             })?,
@@ -107,11 +112,10 @@ impl Inputs {
             online: env.bool_input("online", false)?,
             include_builtins,
             policy: env.input("policy").map(str::to_string),
-            sarif_file: env
-                .input("sarif-file")
-                .unwrap_or("mcptrustchecker.sarif")
-                .to_string(),
+            sarif_file: env.input("sarif-file").map(str::to_string),
+            category: env.input("category").map(str::to_string),
             comment: env.bool_input("comment", true)?,
+            comment_header: env.input("comment-header").map(str::to_string),
             pass_env: env
                 .input("pass-env")
                 .map(|v| {
@@ -210,6 +214,98 @@ impl trust::BaseReader for ApiBase<'_> {
     }
 }
 
+/// Where the SARIF is written, and the path the `sarif-file` output names for
+/// the next step (which runs on the runner, not in this container).
+///
+/// An explicit input is a workspace path or an absolute path under
+/// `RUNNER_TEMP`. Without one the report goes under `RUNNER_TEMP`, outside the
+/// checkout (so no `git add -A` commits it): there directly when this process
+/// sees that directory, else (a container action, where the runner mounts only
+/// `$RUNNER_TEMP/_github_home`, as `HOME`) into `HOME`, named by its host
+/// path. Outside Actions: `mcptrustchecker.sarif` in the workspace.
+fn sarif_target(
+    space: &Workspace,
+    inputs: &Inputs,
+    env: &Env,
+) -> Result<(PathBuf, String), String> {
+    let temp = env.get("RUNNER_TEMP").map(PathBuf::from);
+    let home = env.get("HOME").map(PathBuf::from).filter(|h| h.is_dir());
+    let mounted = |t: &Path| -> Option<(PathBuf, PathBuf)> {
+        // (host directory, where this process sees it)
+        if t.is_dir() {
+            return Some((t.to_path_buf(), t.to_path_buf()));
+        }
+        home.clone().map(|h| (t.join("_github_home"), h))
+    };
+    let named = |host: &Path, local: &Path, file: &str| -> Result<(PathBuf, String), String> {
+        let rest = Path::new(file)
+            .strip_prefix(host)
+            .map_err(|_| format!("input `sarif-file`: {file} is not under RUNNER_TEMP"))?;
+        let write = space
+            .output(&local.join(rest).to_string_lossy(), &[local.to_path_buf()])
+            .map_err(|e| format!("input `sarif-file`: {e}"))?;
+        Ok((write, file.to_string()))
+    };
+    match (inputs.sarif_file.as_deref(), temp.as_deref()) {
+        (Some(f), Some(t))
+            if Path::new(f).is_absolute() && !Path::new(f).starts_with(space.root()) =>
+        {
+            let (host, local) = mounted(t).ok_or_else(|| {
+                format!("input `sarif-file`: {f}: RUNNER_TEMP is not visible to this process")
+            })?;
+            if !Path::new(f).starts_with(&host) && host != t {
+                return Err(format!(
+                    "input `sarif-file`: in a container action only {} of RUNNER_TEMP is mounted; write there, in the workspace, or leave the input empty",
+                    host.display()
+                ));
+            }
+            named(&host, &local, f)
+        }
+        (Some(f), _) => {
+            let write = space
+                .output(f, &[])
+                .map_err(|e| format!("input `sarif-file`: {e}"))?;
+            Ok((write, f.to_string()))
+        }
+        (None, Some(t)) => {
+            let (host, local) = mounted(t).ok_or_else(|| {
+                "RUNNER_TEMP is not visible to this process and HOME is not set: set the `sarif-file` input".to_string()
+            })?;
+            let file = host.join(sarif_name(inputs.category.as_deref()));
+            named(&host, &local, &file.to_string_lossy())
+        }
+        (None, None) => {
+            let f = "mcptrustchecker.sarif";
+            let write = space
+                .output(f, &[])
+                .map_err(|e| format!("input `sarif-file`: {e}"))?;
+            Ok((write, f.to_string()))
+        }
+    }
+}
+
+/// `mcptrustchecker.sarif`, or `mcptrustchecker-<category>.sarif` so two jobs
+/// of one run never share a file.
+fn sarif_name(category: Option<&str>) -> String {
+    let slug: String = category
+        .unwrap_or("")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let slug = slug.trim_matches(['-', '.']);
+    if slug.is_empty() {
+        "mcptrustchecker.sarif".into()
+    } else {
+        format!("mcptrustchecker-{slug}.sarif")
+    }
+}
+
 /// Append to a file the runner named (`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`):
 /// never through a symlink, whatever the directory (the runner's own
 /// file-command directory sits outside the workspace in a container action).
@@ -244,14 +340,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     };
     let (scan_root, scan_rel) = input_path("path", &inputs.path)?;
     let (lock_abs, lock_rel) = input_path("lockfile", &inputs.lockfile)?;
-    let runner_temp: Vec<PathBuf> = env
-        .get("RUNNER_TEMP")
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    let sarif_abs = space
-        .output(&inputs.sarif_file, &runner_temp)
-        .map_err(|e| format!("input `sarif-file`: {e}"))?;
+    let (sarif_abs, sarif_shown) = sarif_target(&space, &inputs, env)?;
     let ev = event::load(env, args.event.as_deref())?;
     let pr = ev.pull_request.clone();
     let base = args
@@ -528,17 +617,51 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         s.drift = d;
     }
     let gate = gate::evaluate(&result, base_verdict, fail_on_drift, diff_mode);
-    let sarif = bridge::sarif(&result, &gate.verdict);
+    let sarif = bridge::sarif(
+        &result,
+        &gate.verdict,
+        inputs.category.as_deref(),
+        &ws,
+        inputs.max_file_bytes,
+    );
     if let Some(dir) = sarif_abs.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
-    let markdown = format!(
-        "{}\n{}",
-        bridge::markdown(&result, &gate.verdict, baseline),
-        summary::section(&result, &gate, &scope, &lock_rel, trusted.change.as_ref())
+    // The head commit the findings' lines are at: the PR's head, else the
+    // pushed commit (`GITHUB_SHA`), resolved in the clone when it can be.
+    let head_sha = head
+        .as_deref()
+        .and_then(|h| changed::resolve(&ws, h))
+        .or_else(|| head.clone().filter(|h| h.len() == 40))
+        .or_else(|| env.get("GITHUB_SHA").map(str::to_string));
+    let run = summary::RunInfo {
+        server_url: Some(
+            env.get("GITHUB_SERVER_URL")
+                .unwrap_or("https://github.com")
+                .to_string(),
+        ),
+        repo: ev
+            .repository
+            .clone()
+            .or_else(|| env.get("GITHUB_REPOSITORY").map(str::to_string)),
+        head_time: head_sha
+            .as_deref()
+            .and_then(|s| changed::commit_time(&ws, s)),
+        head_sha,
+        run_id: env.get("GITHUB_RUN_ID").map(str::to_string),
+        run_attempt: env.get("GITHUB_RUN_ATTEMPT").map(str::to_string),
+    };
+    let ctx = summary::context(
+        &result,
+        &gate,
+        &scope,
+        &lock_rel,
+        trusted.change.as_ref(),
+        &run,
     );
+    let markdown = bridge::markdown(&result, &gate.verdict, baseline, fail_on, &ctx);
 
     print_summary(&result, &gate, &scope, trusted.change.as_ref());
     for line in gate::annotations(&result, &gate, fail_on, fail_on_drift) {
@@ -565,7 +688,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
-        append_runner_file(Path::new(p), &gate::outputs(&gate, &inputs.sarif_file))
+        append_runner_file(Path::new(p), &gate::outputs(&gate, &sarif_shown))
             .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
     }
 
@@ -584,7 +707,10 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
                 "the PR comment was not posted: {e} (the verdict stands)"
             )),
             Some(Ok(api)) => {
-                let body = comment::body(&markdown);
+                let body = comment::body(
+                    &markdown,
+                    &comment::marker(inputs.comment_header.as_deref()),
+                );
                 let gql = graphql_url(env);
                 let done = rt.block_on(async {
                     tokio::time::timeout(
@@ -773,12 +899,22 @@ mod tests {
         let i = Inputs::from_env(&Env::default()).unwrap();
         assert_eq!(
             (i.fail_on, i.fail_on_drift, i.live, i.comment),
-            (Grade::F, true, Live::Off, true)
+            (FailOn::At(Grade::F), true, Live::Off, true)
         );
         assert_eq!(
-            (i.sarif_file.as_str(), i.lockfile.as_str(), i.path.as_str()),
-            ("mcptrustchecker.sarif", "mcptrustchecker.lock", ".")
+            (
+                i.sarif_file.as_deref(),
+                i.lockfile.as_str(),
+                i.path.as_str()
+            ),
+            (None, "mcptrustchecker.lock", ".")
         );
+        assert_eq!(
+            (i.category.as_deref(), i.comment_header.as_deref()),
+            (None, None)
+        );
+        let none = Env::from_pairs([("INPUT_FAIL-ON".into(), "None".into())]);
+        assert_eq!(Inputs::from_env(&none).unwrap().fail_on, FailOn::Never);
         let env = Env::from_pairs([
             ("INPUT_FAIL-ON".into(), "c".into()),
             ("INPUT_LIVE".into(), "force".into()),
@@ -787,7 +923,7 @@ mod tests {
         let i = Inputs::from_env(&env).unwrap();
         assert_eq!(
             (i.fail_on, i.live, i.include_builtins),
-            (Grade::C, Live::Force, None)
+            (FailOn::At(Grade::C), Live::Force, None)
         );
         assert!(
             Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err()
@@ -819,6 +955,65 @@ mod tests {
         assert_eq!(
             gh(Some("https://ghe.example/api/v3/")),
             "https://ghe.example/api/graphql"
+        );
+    }
+
+    #[test]
+    fn sarif_goes_under_runner_temp_or_its_container_mount() {
+        let ws = tempfile::tempdir().unwrap();
+        let space = Workspace::new(ws.path()).unwrap();
+        let inputs = |sarif: Option<&str>, category: Option<&str>| {
+            let mut i = Inputs::from_env(&Env::default()).unwrap();
+            i.sarif_file = sarif.map(str::to_string);
+            i.category = category.map(str::to_string);
+            i
+        };
+        // Outside Actions: in the workspace.
+        let (w, shown) = sarif_target(&space, &inputs(None, None), &Env::default()).unwrap();
+        assert_eq!(shown, "mcptrustchecker.sarif");
+        assert_eq!(w, space.root().join("mcptrustchecker.sarif"));
+        // A runner's own temp directory.
+        let temp = tempfile::tempdir().unwrap();
+        let t = temp.path().to_string_lossy().to_string();
+        let env = Env::from_pairs([("RUNNER_TEMP".into(), t.clone())]);
+        let (w, shown) = sarif_target(&space, &inputs(None, Some("mcp/prod")), &env).unwrap();
+        assert_eq!(shown, format!("{t}/mcptrustchecker-mcp-prod.sarif"));
+        assert!(w.ends_with("mcptrustchecker-mcp-prod.sarif") && !w.starts_with(space.root()));
+        // A container action: RUNNER_TEMP is the host's, HOME is its `_github_home`.
+        let home = tempfile::tempdir().unwrap();
+        let env = Env::from_pairs([
+            ("RUNNER_TEMP".into(), "/home/runner/work/_temp".into()),
+            ("HOME".into(), home.path().to_string_lossy().to_string()),
+        ]);
+        let (w, shown) = sarif_target(&space, &inputs(None, None), &env).unwrap();
+        assert_eq!(
+            shown,
+            "/home/runner/work/_temp/_github_home/mcptrustchecker.sarif"
+        );
+        assert_eq!(
+            w,
+            std::fs::canonicalize(home.path())
+                .unwrap()
+                .join("mcptrustchecker.sarif")
+        );
+        let explicit = "/home/runner/work/_temp/_github_home/x/r.sarif";
+        let (w, shown) = sarif_target(&space, &inputs(Some(explicit), None), &env).unwrap();
+        assert_eq!(shown, explicit);
+        assert!(w.ends_with("x/r.sarif"));
+        // Elsewhere in RUNNER_TEMP is not mounted in a container: refused.
+        assert!(
+            sarif_target(
+                &space,
+                &inputs(Some("/home/runner/work/_temp/r.sarif"), None),
+                &env
+            )
+            .is_err()
+        );
+        // A workspace path is written there.
+        let (w, shown) = sarif_target(&space, &inputs(Some("out/r.sarif"), None), &env).unwrap();
+        assert_eq!(
+            (w, shown.as_str()),
+            (space.root().join("out/r.sarif"), "out/r.sarif")
         );
     }
 }

@@ -59,90 +59,115 @@ fn policy_change(out: &mut String, c: &crate::policy::diff::PolicyChange) {
     }
 }
 
-/// The CI section appended to the report.
-pub fn section(
+/// What a CI run knows about itself, for links and the footer.
+#[derive(Debug, Clone, Default)]
+pub struct RunInfo {
+    /// `GITHUB_SERVER_URL` (`https://github.com`).
+    pub server_url: Option<String>,
+    /// `owner/name`.
+    pub repo: Option<String>,
+    /// The commit the findings' lines are at.
+    pub head_sha: Option<String>,
+    pub run_id: Option<String>,
+    pub run_attempt: Option<String>,
+    /// The head commit's time (from git, so the same commit renders the same).
+    pub head_time: Option<String>,
+}
+
+impl RunInfo {
+    /// `https://github.com/o/r`, when every part is well-formed (they come from
+    /// the runner, but are checked like any input before going into a link).
+    fn repo_url(&self) -> Option<String> {
+        let server = self.server_url.as_deref()?.trim_end_matches('/');
+        let ok_server = (server.starts_with("https://") || server.starts_with("http://"))
+            && server[server.find("://")? + 3..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-:".contains(c));
+        let repo = self.repo.as_deref()?;
+        let ok_repo = repo.split('/').count() == 2
+            && repo.split('/').all(|p| {
+                !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            });
+        (ok_server && ok_repo).then(|| format!("{server}/{repo}"))
+    }
+    fn sha(&self) -> Option<&str> {
+        self.head_sha
+            .as_deref()
+            .filter(|s| s.len() >= 7 && s.len() <= 64 && s.chars().all(|c| c.is_ascii_hexdigit()))
+    }
+    fn digits(v: &Option<String>) -> Option<&str> {
+        v.as_deref()
+            .filter(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+    }
+}
+
+/// The image a reviewer can run without installing anything.
+pub const IMAGE: &str = "ghcr.io/mcptrustchecker/mcptrustchecker";
+
+/// The CI parts of the report: the policy change after the verdict, how to
+/// approve after the changes, how the files were chosen (folded), and the
+/// footer's head commit, run link and time.
+pub fn context(
     r: &ScanResult,
     g: &Gate,
     scope: &Scope,
     lockfile: &str,
     change: Option<&crate::policy::diff::PolicyChange>,
-) -> String {
-    let mut out = String::new();
+    run: &RunInfo,
+) -> crate::report::markdown::Context {
+    use crate::report::markdown::{Context, escape_inline};
+    let mut ctx = Context::default();
     if let Some(c) = change {
+        let mut out = String::new();
         policy_change(&mut out, c);
+        ctx.after_verdict.push(out.trim_start().to_string() + "\n");
     }
-    let _ = writeln!(out, "\n### Lockfile review\n");
+    let repo_url = run.repo_url();
+    if let (Some(url), Some(sha)) = (&repo_url, run.sha()) {
+        ctx.blob_base = Some(format!("{url}/blob/{sha}"));
+        ctx.footer
+            .push(format!("head [`{}`]({url}/commit/{sha})", &sha[..7]));
+    }
+    if let (Some(url), Some(id)) = (&repo_url, RunInfo::digits(&run.run_id)) {
+        let attempt = RunInfo::digits(&run.run_attempt)
+            .map(|a| format!("/attempts/{a}"))
+            .unwrap_or_default();
+        ctx.footer
+            .push(format!("[run {id}]({url}/actions/runs/{id}{attempt})"));
+    }
+    if let Some(t) = &run.head_time {
+        ctx.footer.push(format!("committed {}", code(t)));
+    }
+
     if !scope.how.is_empty() {
-        let _ = writeln!(out, "_Scope: {}._\n", scope.how);
+        ctx.notes
+            .push(format!("Scope: {}.", escape_inline(&scope.how)));
     }
     for n in &scope.notes {
-        let _ = writeln!(
-            out,
-            "> [!NOTE]\n> {}\n",
-            crate::report::markdown::escape_inline(n)
-        );
+        ctx.notes.push(escape_inline(n));
     }
-    if !g.drifted.is_empty() {
-        let ids: Vec<String> = g.drifted.iter().map(|id| code(id)).collect();
-        let _ = writeln!(
-            out,
-            "**Unreviewed drift** in {}: the surface no longer matches {} and this change does not update it (the changes are listed above).\n",
-            ids.join(", "),
-            code(lockfile)
-        );
+    if scope.lockfile_present && !g.uninspected.is_empty() {
+        let ids: Vec<String> = g.uninspected.iter().take(20).map(|id| code(id)).collect();
+        ctx.notes.push(format!(
+            "Catalog not inspected (only the launch configuration is known, so these cannot be pinned from files; commit a descriptor or lock them live): {}",
+            ids.join(", ")
+        ));
     }
-    id_list(
-        &mut out,
-        &g.unpinned,
-        "**Not in the lockfile** — the catalog of these servers was never reviewed:",
-    );
-    if scope.lockfile_present {
-        id_list(
-            &mut out,
-            &g.uninspected,
-            "**Catalog not inspected** — only the launch configuration of these servers is known, so they cannot be pinned from files; commit a descriptor (`server.json`, a tool manifest) for them or lock them live:",
-        );
-    }
-    if !r.lockfile_changes.is_empty() {
-        let _ = writeln!(
-            out,
-            "**Reviewed change**: this change updates {} for {} server(s) (the semantic diff is listed above).\n",
-            code(lockfile),
-            r.lockfile_changes.len()
-        );
-    }
-    if g.drift() {
-        let _ = writeln!(
-            out,
-            "**To approve** the change after reviewing it, update the lockfile and commit it:\n\n```sh\nmcptrustchecker lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n",
+    if g.drift() || !g.unpinned.is_empty() {
+        ctx.actions.push(format!(
+            "### Approve the change\n\nAfter reviewing it, pin the catalogs and commit the lockfile, with the CLI (see *Install* in the README) or the image:\n\n```sh\nmcptrustchecker lock\n# or, with nothing installed:\ndocker run --rm -v \"$PWD:/w\" -w /w {IMAGE}:v{version} lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n\n",
+            version = crate::VERSION,
             lockfile = shell_word(lockfile)
-        );
+        ));
     } else if !scope.lockfile_present && !r.servers.is_empty() {
-        let _ = writeln!(
-            out,
-            "There is no {} yet: run `mcptrustchecker lock` and commit it to pin the reviewed catalogs, so later changes show up as drift.",
+        ctx.actions.push(format!(
+            "There is no {} yet: run `mcptrustchecker lock` and commit it to pin the reviewed catalogs, so later changes show up as drift.\n\n",
             code(lockfile)
-        );
-    } else if r.lockfile_changes.is_empty() && !r.servers.is_empty() {
-        let _ = writeln!(
-            out,
-            "No drift: every scanned surface matches {}.",
-            code(lockfile)
-        );
+        ));
     }
-    out
-}
-
-/// A headed list of server ids (nothing when empty).
-fn id_list(out: &mut String, ids: &[String], heading: &str) {
-    if ids.is_empty() {
-        return;
-    }
-    let _ = writeln!(out, "{heading}\n");
-    for id in ids {
-        let _ = writeln!(out, "- {}", code(id));
-    }
-    out.push('\n');
+    ctx
 }
 
 /// A path as one shell word (single-quoted unless plainly safe).

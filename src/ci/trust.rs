@@ -18,7 +18,6 @@
 use crate::acquire::confine::Workspace;
 use crate::policy::diff::PolicyChange;
 use crate::policy::{self, Policy};
-use crate::score::Grade;
 
 /// Where the policy in force came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,7 +191,7 @@ pub fn policy(
 }
 
 /// The gate grade: the workflow's `fail-on`, made stricter by the policy in force.
-pub fn fail_on(input: Grade, p: Option<&Policy>) -> Grade {
+pub fn fail_on(input: crate::score::FailOn, p: Option<&Policy>) -> crate::score::FailOn {
     p.map_or(input, |p| p.gate.fail_on_with_floor(input))
 }
 
@@ -205,6 +204,7 @@ pub fn fail_on_drift(input: bool, p: Option<&Policy>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::score::{FailOn, Grade};
     use std::collections::BTreeMap;
 
     struct Fake(Result<BTreeMap<String, String>, String>);
@@ -254,9 +254,13 @@ mod tests {
     fn inputs_are_a_floor() {
         let loose = Policy::parse(LOOSE, "p").unwrap();
         let strict = Policy::parse("[gate]\nfail_on = \"B\"\ndrift_fails = true\n", "p").unwrap();
-        assert_eq!(fail_on(Grade::C, Some(&loose)), Grade::C);
-        assert_eq!(fail_on(Grade::F, Some(&strict)), Grade::B);
-        assert_eq!(fail_on(Grade::D, None), Grade::D);
+        let at = FailOn::At;
+        assert_eq!(fail_on(at(Grade::C), Some(&loose)), at(Grade::C));
+        assert_eq!(fail_on(at(Grade::F), Some(&strict)), at(Grade::B));
+        assert_eq!(fail_on(at(Grade::D), None), at(Grade::D));
+        // `none` reports only, but a trusted policy's grade still applies.
+        assert_eq!(fail_on(FailOn::Never, None), FailOn::Never);
+        assert_eq!(fail_on(FailOn::Never, Some(&strict)), at(Grade::B));
         assert!(fail_on_drift(true, Some(&loose)));
         assert!(fail_on_drift(false, Some(&strict)));
         assert!(!fail_on_drift(false, Some(&loose)));

@@ -18,7 +18,7 @@ use crate::detect::{ScanResult, ServerResult};
 use crate::finding::{Finding, Severity, Suppression, sort_dedup};
 use crate::parse::{self, InputError, ptr_seg};
 use crate::report::Verdict;
-use crate::score::{self, Grade};
+use crate::score::{self, FailOn, Grade};
 use crate::surface::{Location, Transport};
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -82,8 +82,8 @@ impl GateSettings {
     }
     /// The gate grade with `floor` (a workflow input or `--fail-on`) as the
     /// loosest allowed: a policy may tighten the gate, never loosen it.
-    pub fn fail_on_with_floor(&self, floor: Grade) -> Grade {
-        self.fail_on.map_or(floor, |g| g.min(floor))
+    pub fn fail_on_with_floor(&self, floor: FailOn) -> FailOn {
+        floor.tightened(self.fail_on)
     }
 }
 
@@ -312,7 +312,7 @@ pub struct PolicyVerdict {
 pub struct PolicyOutcome {
     pub path: String,
     /// The effective gate grade (the stricter of the policy's and `--fail-on`).
-    pub fail_on: Grade,
+    pub fail_on: FailOn,
     pub drift_fails: bool,
     pub require_entries: bool,
     /// Stale entries and lapsed suppressions of servers no config declares.
@@ -630,7 +630,7 @@ fn suppress(findings: &mut [Finding], scope: &str, active: &[&SuppressionEntry])
 /// Apply a policy to a finished pipeline result (see the module docs).
 /// `root` is the repository root; `cli_fail_on` is `--fail-on` (or the workflow's
 /// `fail-on`): the policy's gate may be stricter, never looser.
-pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade, root: &Path) {
+pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: FailOn, root: &Path) {
     let fail_on = p.gate.fail_on_with_floor(cli_fail_on);
     let mut own = Vec::new();
 
@@ -734,10 +734,10 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: Grade,
 fn fail_reasons<'a>(
     findings: impl Iterator<Item = &'a Finding> + Clone,
     grade: Grade,
-    fail_on: Grade,
+    fail_on: FailOn,
 ) -> Vec<String> {
     let mut reasons = Vec::new();
-    if grade >= fail_on {
+    if fail_on.fails(grade) {
         reasons.push(format!("graded {grade} (the gate fails at {fail_on})"));
     }
     let rules: BTreeSet<&str> = findings
@@ -751,7 +751,7 @@ fn fail_reasons<'a>(
     reasons
 }
 
-fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: Grade) -> PolicyVerdict {
+fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: FailOn) -> PolicyVerdict {
     let entry = p.servers.get(&sr.surface.id);
     let mut v = PolicyVerdict {
         decision: Decision::Pass,
@@ -822,7 +822,7 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: Grade) -> PolicyVerdic
 /// The scan's gate with the policy in force: the grade gate at the policy's
 /// `fail_on`, plus every server whose policy verdict is fail, plus violations in
 /// the policy file itself. Without a policy, the plain grade gate.
-pub fn verdict(result: &ScanResult, cli_fail_on: Grade) -> Verdict {
+pub fn verdict(result: &ScanResult, cli_fail_on: FailOn) -> Verdict {
     let Some(o) = &result.policy else {
         return crate::report::verdict(result, cli_fail_on);
     };
@@ -861,7 +861,7 @@ pub fn enforce(
     root: &Path,
     explicit: Option<&Path>,
     now: Option<Date>,
-    cli_fail_on: Grade,
+    cli_fail_on: FailOn,
     max_bytes: u64,
 ) -> Result<Verdict, InputError> {
     // The default file is the repository's: read only inside it (a symlink

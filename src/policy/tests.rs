@@ -203,7 +203,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         &mut r,
         &p,
         date("2026-12-01"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     for s in &r.servers {
@@ -215,7 +215,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         assert!(pol.is_empty(), "{}: {pol:?}", s.surface.id);
         assert_eq!(s.policy.as_ref().unwrap().decision, Decision::Pass);
     }
-    assert!(!verdict(&r, Grade::F).failed);
+    assert!(!verdict(&r, crate::score::FailOn::At(Grade::F)).failed);
 
     // Narrow the contract: every check fires on the same tree.
     let narrowed = ENTRIES
@@ -229,7 +229,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         &mut r,
         &p,
         date("2027-01-02"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     let a = &r.servers[0];
@@ -263,7 +263,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         );
     }
     assert_eq!(a.policy.as_ref().unwrap().decision, Decision::Fail);
-    let v = verdict(&r, Grade::F);
+    let v = verdict(&r, crate::score::FailOn::At(Grade::F));
     assert!(
         v.failed && v.reasons.iter().any(|x| x.contains("MTC-POL-002")),
         "{:?}",
@@ -282,7 +282,7 @@ fn suppression_makes_an_exception_until_it_expires() {
         &mut r,
         &p,
         date("2026-12-31"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     let a = &r.servers[0];
@@ -301,7 +301,7 @@ fn suppression_makes_an_exception_until_it_expires() {
             .map(|x| (x.owner.as_str(), x.expires.as_str())),
         Some(("sec", "2026-12-31"))
     );
-    assert!(!verdict(&r, Grade::F).failed);
+    assert!(!verdict(&r, crate::score::FailOn::At(Grade::F)).failed);
     assert_eq!(markdown_cell(Some(pv)), "exception (sec, until 2026-12-31)");
 
     let mut r = tree();
@@ -309,7 +309,7 @@ fn suppression_makes_an_exception_until_it_expires() {
         &mut r,
         &p,
         date("2027-01-01"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     let a = &r.servers[0];
@@ -341,7 +341,7 @@ fn missing_entries_and_stale_entries() {
         &mut r,
         &p,
         date("2026-12-01"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     assert!(
@@ -359,7 +359,7 @@ fn missing_entries_and_stale_entries() {
         &mut r,
         &p,
         date("2026-12-01"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     assert!(
@@ -397,7 +397,7 @@ fn unpinned_launches() {
         &mut r,
         &p,
         date("2026-12-01"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     let f: Vec<_> = r.servers[0]
@@ -430,7 +430,7 @@ fn drafted_policy_parses_and_passes() {
         &mut r,
         &p,
         date("2026-11-29"),
-        Grade::F,
+        crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
     );
     // The plain-http host is left for a human to allow explicitly.

@@ -30,7 +30,7 @@ struct Report<'a> {
 #[derive(Serialize)]
 struct PolicyOut<'a> {
     path: &'a str,
-    fail_on: crate::score::Grade,
+    fail_on: crate::score::FailOn,
     drift_fails: bool,
     require_entries: bool,
     findings: Vec<FindingOut<'a>>,

@@ -11,7 +11,7 @@ use super::Verdict;
 use crate::detect::{ScanResult, ServerResult};
 use crate::diff::{CatalogDiff, Change, WordPart};
 use crate::finding::{Finding, Severity};
-use crate::score::Grade;
+use crate::score::{FailOn, Grade};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -33,9 +33,15 @@ pub const MAX_CHARS: usize = 65_000;
 /// issue references after decoding entities, but never inside code. Runs of
 /// spaces keep one real space, so no indented code block or hard break appears.
 pub fn escape_inline(s: &str) -> String {
+    escape_from(s, None)
+}
+
+/// [`escape_inline`] for text that continues a line after `prev`.
+fn escape_from(s: &str, mut prev: Option<char>) -> String {
     let v = crate::text::visible(s);
     let mut out = String::with_capacity(v.len() + v.len() / 4);
-    let mut prev: Option<char> = None;
+    // The letters just before, for `www.`, `mailto:` and `xmpp:` autolinks.
+    let mut word = String::new();
     let mut it = v.chars().peekable();
     while let Some(c) = it.next() {
         match c {
@@ -46,12 +52,30 @@ pub fn escape_inline(s: &str) -> String {
             '@' => out.push_str("<code>@</code>"),
             '#' if it.peek().is_some_and(|n| n.is_ascii_digit()) => out.push_str("<code>#</code>"),
             ' ' if prev.is_none() || prev == Some(' ') => out.push_str("&#32;"),
+            // Punctuation that means nothing in the middle of a line stays
+            // readable; at the start of the text (a list, a heading rule) and
+            // where it would complete an autolink it is encoded.
+            '.' | ':' | '-' | '(' | ')' | '+' | '=' | '{' | '}'
+                if prev.is_some()
+                    && !(c == '.' && word.eq_ignore_ascii_case("www"))
+                    && !(c == ':'
+                        && (it.peek() == Some(&'/')
+                            || word.eq_ignore_ascii_case("mailto")
+                            || word.eq_ignore_ascii_case("xmpp"))) =>
+            {
+                out.push(c)
+            }
             c if c.is_ascii_punctuation()
                 && !matches!(c, ',' | '\'' | '/' | '?' | ';' | '%' | '^') =>
             {
                 let _ = write!(out, "&#{};", c as u32);
             }
             c => out.push(c),
+        }
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+        } else {
+            word.clear();
         }
         prev = Some(c);
     }
@@ -62,6 +86,147 @@ pub fn escape_inline(s: &str) -> String {
 /// first, so an entity is never split).
 pub fn escape_cut(s: &str, max: usize) -> String {
     escape_inline(&crate::text::truncate_chars(s, max))
+}
+
+/// Scanned text as an inline code span: nothing inside is parsed, linked or
+/// mentioned, and entities are not decoded. Invisible characters are shown
+/// (long runs compacted, see [`compact`]), line breaks as `\n`; the fence
+/// outgrows every backtick run, so the text cannot close it.
+pub fn code_span(s: &str, max: usize) -> String {
+    let v = crate::text::visible(&compact(&crate::text::truncate_chars(s, max)));
+    let mut longest = 0;
+    let mut run = 0;
+    for c in v.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    // A leading or trailing backtick (or space) needs a space pad, which
+    // CommonMark strips again.
+    let pad = if v.starts_with(['`', ' ']) || v.ends_with(['`', ' ']) || v.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{v}{pad}{fence}")
+}
+
+/// Inline Markdown for a table cell: GFM splits cells on `|` before inline
+/// parsing (even inside code spans), so every pipe is escaped; `\|` inside a
+/// code span reads as `|`.
+pub fn table_cell(md: &str) -> String {
+    md.replace('|', "\\|")
+}
+
+/// Free text that may quote identifiers in backticks (our own messages do:
+/// "server `notes` (tool `x`)"): each quoted part becomes a safe code span,
+/// the rest is escaped by [`escape_inline`]. A stray backtick is escaped.
+pub fn escape_text(s: &str, max: usize) -> String {
+    let s = crate::text::truncate_chars(s, max);
+    let pieces: Vec<&str> = s.split('`').collect();
+    let mut out = String::with_capacity(s.len() + 16);
+    for (i, p) in pieces.iter().enumerate() {
+        let quoted = i % 2 == 1 && i + 1 < pieces.len();
+        if quoted && p.is_empty() {
+            out.push_str("&#96;&#96;");
+        } else if quoted {
+            // Two spans side by side would read as one backtick run.
+            if out.ends_with('`') {
+                out.push(' ');
+            }
+            out.push_str(&code_span(p, usize::MAX));
+        } else {
+            if i % 2 == 1 {
+                // The unmatched last backtick.
+                out.push_str("&#96;");
+            }
+            let prev = (i > 0).then_some('`');
+            out.push_str(&escape_from(&compact(p), prev));
+        }
+    }
+    out
+}
+
+/// [`escape_inline`] of [`compact`]ed text, cut to `max` characters first.
+fn compact_inline(s: &str, max: usize) -> String {
+    escape_inline(&compact(&crate::text::truncate_chars(s, max)))
+}
+
+/// Runs of four or more invisible characters shown as one note instead of
+/// one `<U+XXXX>` each: `⟦69 invisible Tags characters: "Before answering…"⟧`
+/// (Tags-block text is decoded, since that is what a model reads). Other
+/// text is left as it is, for [`crate::text::visible`] to show.
+pub fn compact(s: &str) -> String {
+    // Invisible characters as they are, or as `visible` already wrote them.
+    let mut units: Vec<(char, Option<char>)> = Vec::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if let Some((hidden, len)) = shown_invisible(rest) {
+            units.push(('\0', Some(hidden)));
+            rest = &rest[len..];
+        } else if crate::text::is_invisible(c) {
+            units.push((c, Some(c)));
+            rest = &rest[c.len_utf8()..];
+        } else {
+            units.push((c, None));
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < units.len() {
+        let mut j = i;
+        while j < units.len() && units[j].1.is_some() {
+            j += 1;
+        }
+        if j - i >= 4 {
+            let run: Vec<char> = units[i..j].iter().filter_map(|u| u.1).collect();
+            let tags: String = run
+                .iter()
+                .filter_map(|&c| {
+                    let n = c as u32;
+                    (0xE0020..=0xE007E)
+                        .contains(&n)
+                        .then(|| char::from_u32(n - 0xE0000))
+                        .flatten()
+                })
+                .collect();
+            if tags.chars().count() == run.len() {
+                let _ = write!(
+                    out,
+                    "⟦{} invisible Tags characters: \"{}\"⟧",
+                    run.len(),
+                    crate::text::truncate_chars(&tags, 300)
+                );
+            } else {
+                let _ = write!(out, "⟦{} invisible characters⟧", run.len());
+            }
+            i = j;
+        } else {
+            for u in &units[i..j.max(i + 1)] {
+                match u {
+                    ('\0', Some(h)) => {
+                        let _ = write!(out, "<U+{:04X}>", *h as u32);
+                    }
+                    (c, _) => out.push(*c),
+                }
+            }
+            i = j.max(i + 1);
+        }
+    }
+    out
+}
+
+/// `<U+E0041>` as [`crate::text::visible`] writes an invisible character:
+/// the character and the token's length.
+fn shown_invisible(s: &str) -> Option<(char, usize)> {
+    let hex = s.strip_prefix("<U+")?;
+    let n = hex.bytes().take_while(u8::is_ascii_hexdigit).count();
+    if !(4..=6).contains(&n) || hex.as_bytes().get(n) != Some(&b'>') {
+        return None;
+    }
+    let c = char::from_u32(u32::from_str_radix(&hex[..n], 16).ok()?)?;
+    crate::text::is_invisible(c).then_some((c, 3 + n + 1))
 }
 
 /// Make multi-line scanned text inert as a fenced code block (with a trailing
@@ -138,6 +303,8 @@ pub struct Options {
     pub baseline: Option<Baseline>,
     /// The report is kept strictly below this many characters.
     pub max_chars: usize,
+    /// The gate's threshold: the findings of what it fails come first.
+    pub fail_on: FailOn,
 }
 
 impl Default for Options {
@@ -145,6 +312,7 @@ impl Default for Options {
         Options {
             baseline: None,
             max_chars: MAX_CHARS,
+            fail_on: FailOn::At(Grade::F),
         }
     }
 }
@@ -194,47 +362,6 @@ fn rule_link(id: &str) -> String {
     format!("[{}]({})", escape_inline(id), crate::rules::help_uri(id))
 }
 
-/// Where a finding belongs: its server, else `kind` (`server`, `session` or
-/// `policy file`) and that id or path.
-fn scope_of(f: &Finding, fallback: &str, kind: &str) -> String {
-    match &f.server {
-        Some(id) => format!("server {}", escape_inline(id)),
-        None => format!("{kind} {}", escape_inline(fallback)),
-    }
-}
-
-fn finding_item(f: &Finding, scope: &str) -> String {
-    let mut s = format!(
-        "- **{}** {} — {}\n  <br>at {}:{} · {}",
-        f.severity,
-        rule_link(&f.rule_id),
-        escape_cut(&f.message, 400),
-        escape_cut(&f.location.path, 200),
-        f.location.line,
-        scope
-    );
-    if let Some(t) = &f.tool {
-        let _ = write!(s, " · tool {}", escape_cut(t, 120));
-    }
-    if let Some(field) = &f.field {
-        let _ = write!(s, " · field {}", escape_cut(field, 200));
-    }
-    if !f.evidence.is_empty() {
-        let _ = write!(s, "\n  <br>evidence: {}", escape_cut(&f.evidence, 400));
-    }
-    if let Some(sup) = &f.suppressed {
-        let _ = write!(
-            s,
-            "\n  <br>suppressed by {} until {}: {}",
-            escape_cut(&sup.owner, 80),
-            escape_cut(&sup.expires, 40),
-            escape_cut(&sup.reason, 300)
-        );
-    }
-    s.push('\n');
-    s
-}
-
 fn kind_label(c: &Change) -> String {
     serde_json::to_value(c.kind)
         .ok()
@@ -258,59 +385,9 @@ fn word_diff(parts: &[WordPart], max: usize) -> String {
         };
         let n = text.chars().count().min(budget);
         budget -= n;
-        let _ = write!(out, "{open}{}{close}", escape_cut(text, n));
+        let _ = write!(out, "{open}{}{close}", compact_inline(text, n));
     }
     out
-}
-
-/// One change as top-level blocks (no list, so fenced blocks stay at column 0).
-fn change_item(c: &Change) -> String {
-    let mut s = format!("**{}**", escape_inline(&kind_label(c)));
-    if let Some(item) = &c.item {
-        let _ = write!(s, " · {}", escape_cut(item, 160));
-    }
-    if let Some(field) = &c.field {
-        let _ = write!(s, " · {}", escape_cut(field, 200));
-    }
-    if c.whitespace_only {
-        s.push_str(" · whitespace only");
-    }
-    let _ = write!(s, " — {}\n\n", escape_cut(&c.summary, 400));
-    if !c.words.is_empty() {
-        let _ = write!(s, "{}\n\n", word_diff(&c.words, 1500));
-    } else {
-        for (label, v) in [("before", &c.before), ("after", &c.after)] {
-            let Some(v) = v else { continue };
-            if v.contains('\n') || v.chars().count() > 160 {
-                let _ = write!(
-                    s,
-                    "{label}:\n\n{}\n",
-                    escape_block(&crate::text::truncate_chars(v, 1500))
-                );
-            } else {
-                let _ = write!(s, "{label}: {}\n\n", escape_inline(v));
-            }
-        }
-    }
-    s
-}
-
-fn diff_group(d: &CatalogDiff, label: &str, rank: u8) -> Part {
-    let ws = if d.whitespace_only() {
-        ", whitespace only"
-    } else {
-        ""
-    };
-    let head = format!(
-        "<details><summary><strong>{}</strong> — {} {label}{ws}</summary>\n\n",
-        escape_cut(&d.server, 200),
-        d.changes.len()
-    );
-    Part::Group {
-        head,
-        items: d.changes.iter().map(|c| (change_item(c), rank)).collect(),
-        tail: "</details>\n\n".into(),
-    }
 }
 
 /// The seed's gate verdict for one server: pass, fail, or exception (owner, expiry).
@@ -349,93 +426,351 @@ fn change_cell(s: &ServerResult, base: &Baseline) -> String {
     }
 }
 
-/// Render the Markdown report.
+/// Links and context only a CI run knows (all optional: `scan --format
+/// markdown` has none of them).
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// `https://github.com/o/r/blob/SHA`: findings and servers link to their line there.
+    pub blob_base: Option<String>,
+    /// Footer entries after the version (head commit, run link, time), as Markdown.
+    pub footer: Vec<String>,
+    /// Blocks shown right after the verdict (a policy change), as Markdown.
+    pub after_verdict: Vec<String>,
+    /// Blocks shown after the changes and failing findings (how to approve).
+    pub actions: Vec<String>,
+    /// Notes folded at the end (how the changed files were found).
+    pub notes: Vec<String>,
+}
+
+/// `path:line` as a code span, linked to the line at the head commit when known.
+fn place(path: &str, line: u32, ctx: &Context) -> String {
+    let label = if line >= 1 {
+        code_span(&format!("{path}:{line}"), 200)
+    } else {
+        code_span(path, 200)
+    };
+    match (&ctx.blob_base, crate::report::sarif::repo_uri(path)) {
+        (Some(base), Some(uri)) => {
+            let anchor = if line >= 1 {
+                format!("#L{line}")
+            } else {
+                String::new()
+            };
+            format!("[{label}]({base}/{uri}{anchor})")
+        }
+        _ => label,
+    }
+}
+
+/// A finding as one list item: severity, rule, where (linked), what, evidence.
+fn finding_entry(f: &Finding, scope: &str, ctx: &Context) -> String {
+    let mut s = format!(
+        "- {} **{}** {} in {} — {}",
+        sev_badge(f.severity),
+        f.severity,
+        rule_link(&f.rule_id),
+        place(&f.location.path, f.location.line, ctx),
+        escape_text(&f.message, 400),
+    );
+    let mut who = vec![scope.to_string()];
+    if let Some(t) = &f.tool {
+        who.push(format!("tool {}", code_span(t, 120)));
+    }
+    if let Some(field) = &f.field {
+        who.push(format!("field {}", code_span(field, 200)));
+    }
+    let _ = write!(s, "\n  <br>{}", who.join(" · "));
+    if !f.evidence.is_empty() {
+        let _ = write!(s, "\n  <br>evidence: {}", escape_text(&f.evidence, 400));
+    }
+    if let Some(sup) = &f.suppressed {
+        let _ = write!(
+            s,
+            "\n  <br>suppressed by {} until {}: {}",
+            code_span(&sup.owner, 80),
+            code_span(&sup.expires, 40),
+            escape_cut(&sup.reason, 300)
+        );
+    }
+    s.push('\n');
+    s
+}
+
+fn sev_badge(s: Severity) -> &'static str {
+    match s {
+        Severity::Critical => "🔴",
+        Severity::High => "🟠",
+        Severity::Medium => "🟡",
+        Severity::Low => "🔵",
+        Severity::Info => "⚪",
+    }
+}
+
+/// Where a finding belongs, as a code span.
+fn scope_span(f: &Finding, fallback: &str, kind: &str) -> String {
+    match &f.server {
+        Some(id) => format!("server {}", code_span(id, 200)),
+        None => format!("{kind} {}", code_span(fallback, 200)),
+    }
+}
+
+/// One semantic change as a list item, its word diff (or before/after) below.
+fn change_entry(c: &Change) -> String {
+    let mut s = format!("- **{}**", escape_inline(&kind_label(c)));
+    if let Some(item) = &c.item {
+        let _ = write!(s, " {}", code_span(item, 160));
+    }
+    if let Some(field) = &c.field {
+        let _ = write!(s, " · {}", code_span(field, 200));
+    }
+    if c.whitespace_only {
+        s.push_str(" · whitespace only");
+    }
+    let detail = if !c.words.is_empty() {
+        Some(word_diff(&c.words, 1500))
+    } else {
+        match (&c.before, &c.after) {
+            (Some(b), Some(a)) => Some(format!(
+                "<del>{}</del> → <ins>{}</ins>",
+                compact_inline(b, 400),
+                compact_inline(a, 400)
+            )),
+            (None, Some(a)) => Some(compact_inline(a, 600)),
+            (Some(b), None) => Some(format!("<del>{}</del>", compact_inline(b, 600))),
+            (None, None) => None,
+        }
+    };
+    match detail {
+        Some(d) => {
+            let _ = write!(s, "\n  <br>{d}");
+        }
+        None => {
+            let _ = write!(s, " — {}", escape_cut(&c.summary, 400));
+        }
+    }
+    s.push('\n');
+    s
+}
+
+/// One changed server: its heading (grade, why it is listed) and its changes, open.
+fn server_changes(
+    id: &str,
+    server: Option<&ServerResult>,
+    status: &str,
+    changes: &[Change],
+    base: Option<&Baseline>,
+    ctx: &Context,
+    rank: u8,
+) -> Part {
+    let mut head = format!("#### {}", code_span(id, 200));
+    if let Some(s) = server {
+        let _ = write!(
+            head,
+            " — {} {} {}/100",
+            badge(s.score.grade),
+            s.score.grade,
+            s.score.value
+        );
+        if let Some((v, g)) = base.and_then(|b| b.servers.get(id))
+            && (*v != s.score.value || *g != s.score.grade)
+        {
+            let _ = write!(head, " (was {g} {v}/100)");
+        }
+    }
+    let _ = write!(head, " · {status}");
+    if let Some(s) = server {
+        let loc = &s.surface.source.location;
+        let _ = write!(head, "\n\ndeclared at {}", place(&loc.path, loc.line, ctx));
+    }
+    head.push_str("\n\n");
+    Part::Group {
+        head,
+        items: changes.iter().map(|c| (change_entry(c), rank)).collect(),
+        tail: "\n".into(),
+    }
+}
+
+/// The verdict in one line: passed or failed, and the first reasons why.
+fn verdict_line(v: &Verdict) -> String {
+    match (v.failed, v.worst_grade) {
+        (true, _) => {
+            let shown: Vec<String> = v
+                .reasons
+                .iter()
+                .take(3)
+                .map(|x| escape_text(x, 200))
+                .collect();
+            let more = if v.reasons.len() > 3 {
+                format!("; and {} more", v.reasons.len() - 3)
+            } else {
+                String::new()
+            };
+            format!("❌ **Gate failed**: {}{more}.\n\n", shown.join("; "))
+        }
+        (false, Some(g)) => format!("✅ **Gate passed**: worst grade {g}.\n\n"),
+        (false, None) => "✅ **Gate passed**: no MCP servers found.\n\n".into(),
+    }
+}
+
+/// Render the Markdown report (see [`render_in`]).
 pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
+    render_in(r, v, opts, &Context::default())
+}
+
+/// Render the Markdown report a reviewer reads top-down: the verdict in one
+/// line; what changed, per server, open; the findings that fail the gate,
+/// linked to their line; how to approve; then everything else folded; a
+/// footer with the version (and in CI the head commit and the run).
+pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> String {
     let mut parts = Vec::new();
     let mut head = format!("{MARKER}\n## MCP Trust Checker\n\n");
+    head.push_str(&verdict_line(v));
+    parts.push(Part::Fixed(head));
+    let note_at = parts.len();
+    for b in &ctx.after_verdict {
+        parts.push(Part::Fixed(b.clone()));
+    }
+
     let counted: Vec<(&Finding, String)> = r
         .servers
         .iter()
         .flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_of(f, &s.surface.id, "server")))
+                .map(move |f| (f, scope_span(f, &s.surface.id, "server")))
         })
         .chain(r.sessions.iter().flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_of(f, &s.id, "session")))
+                .map(move |f| (f, scope_span(f, &s.id, "session")))
         }))
         .chain(r.policy.iter().flat_map(|p| {
             p.findings
                 .iter()
-                .map(move |f| (f, scope_of(f, &p.path, "policy file")))
+                .map(move |f| (f, scope_span(f, &p.path, "policy file")))
         }))
         .collect();
-    let mut counts: BTreeMap<Severity, usize> = BTreeMap::new();
-    for (f, _) in counted.iter().filter(|(f, _)| f.suppressed.is_none()) {
-        *counts.entry(f.severity).or_default() += 1;
-    }
-    match (v.failed, v.worst_grade) {
-        (true, _) => {
-            let shown: Vec<String> = v
-                .reasons
-                .iter()
-                .take(5)
-                .map(|x| escape_cut(x, 200))
-                .collect();
-            let more = if v.reasons.len() > 5 {
-                format!(" and {} more", v.reasons.len() - 5)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(head, "❌ **Gate failed**: {}{more}.", shown.join("; "));
-        }
-        (false, Some(g)) => {
-            let _ = writeln!(head, "✅ **Gate passed**: worst grade {g}.");
-        }
-        (false, None) => {
-            let _ = writeln!(head, "✅ **Gate passed**: no MCP servers found.");
-        }
-    }
-    let sev: Vec<String> = Severity::ALL
-        .iter()
-        .map(|s| format!("{} {s}", counts.get(s).copied().unwrap_or(0)))
-        .collect();
-    let _ = writeln!(
-        head,
-        "\n{} server(s) · {} session(s) · findings: {} · methodology `{}` · mcptrustchecker {}\n",
-        r.servers.len(),
-        r.sessions.len(),
-        sev.join(", "),
-        crate::METHODOLOGY,
-        crate::VERSION
-    );
-    parts.push(Part::Fixed(head));
-    let note_at = parts.len();
 
-    // Servers table.
+    // 1. What changed, per server, open: unreviewed drift, servers new to the
+    // lockfile, then the reviewed lockfile changes.
+    let base = opts.baseline.as_ref();
+    let drifted: Vec<&ServerResult> = r
+        .servers
+        .iter()
+        .filter(|s| s.drift.as_ref().is_some_and(|d| !d.diff.is_empty()))
+        .collect();
+    let reviewed: Vec<&CatalogDiff> = r
+        .lockfile_changes
+        .iter()
+        .filter(|d| !d.is_empty())
+        .collect();
+    if !drifted.is_empty() || !reviewed.is_empty() {
+        parts.push(Part::Fixed("### What changed\n\n".into()));
+        for s in &drifted {
+            if let Some(d) = &s.drift {
+                parts.push(server_changes(
+                    &s.surface.id,
+                    Some(s),
+                    "**unreviewed**: not in `mcptrustchecker.lock`",
+                    &d.diff.changes,
+                    base,
+                    ctx,
+                    2,
+                ));
+            }
+        }
+        for d in &reviewed {
+            let s = r.servers.iter().find(|s| s.surface.id == d.server);
+            parts.push(server_changes(
+                &d.server,
+                s,
+                "reviewed: this change updates `mcptrustchecker.lock`",
+                &d.changes,
+                base,
+                ctx,
+                5,
+            ));
+        }
+    }
+
+    // 2. Why it fails: the serious findings of what fails the gate. Drift is
+    // shown above as the diff, not again as a finding.
+    let failing: std::collections::BTreeSet<&str> = r
+        .servers
+        .iter()
+        .filter(|s| opts.fail_on.fails(s.score.grade))
+        .map(|s| s.surface.id.as_str())
+        .chain(
+            r.sessions
+                .iter()
+                .filter(|s| opts.fail_on.fails(s.score.grade))
+                .flat_map(|s| {
+                    s.findings
+                        .iter()
+                        .filter_map(|f| f.server.as_deref())
+                        .chain(std::iter::once(s.id.as_str()))
+                }),
+        )
+        .collect();
+    let mut active: Vec<&(&Finding, String)> = counted
+        .iter()
+        .filter(|(f, _)| f.suppressed.is_none() && f.rule_id != DRIFT_RULE)
+        .collect();
+    active.sort_by_key(|b| std::cmp::Reverse(b.0.severity));
+    let gating = |f: &Finding, scope: &str| {
+        f.severity >= Severity::High
+            && (failing.contains(f.server.as_deref().unwrap_or(""))
+                || failing.iter().any(|id| scope.contains(&code_span(id, 200))))
+    };
+    let (mut top, mut rest): (Vec<_>, Vec<_>) =
+        active.into_iter().partition(|(f, sc)| gating(f, sc));
+    // The ten most severe up front; the rest are folded with the others.
+    const TOP: usize = 10;
+    if top.len() > TOP {
+        rest.splice(0..0, top.drain(TOP..));
+    }
+    if !top.is_empty() {
+        parts.push(Part::Group {
+            head: "### Why it fails\n\n".into(),
+            items: top
+                .iter()
+                .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
+                .collect(),
+            tail: "\n".into(),
+        });
+    }
+    parts.push(Part::Fixed(next_steps(
+        r,
+        v,
+        !drifted.is_empty(),
+        !reviewed.is_empty(),
+    )));
+    for b in &ctx.actions {
+        parts.push(Part::Fixed(b.clone()));
+    }
+
+    // 3. Everything else, folded.
     if !r.servers.is_empty() {
-        let base = opts.baseline.as_ref();
         let policy = r.policy.is_some() || r.servers.iter().any(|s| s.policy.is_some());
-        let mut head = String::from("| Server | Grade | Score | Coverage |");
+        let mut thead = String::from("| Server | Grade | Score | Coverage |");
         let mut cols = 4;
         if policy {
-            head.push_str(" Policy |");
+            thead.push_str(" Policy |");
             cols += 1;
         }
         if base.is_some() {
-            head.push_str(" Change |");
+            thead.push_str(" Change |");
             cols += 1;
         }
-        head.push('\n');
-        head.push_str(&"|---".repeat(cols));
-        head.push_str("|\n");
+        thead.push('\n');
+        thead.push_str(&"|---".repeat(cols));
+        thead.push_str("|\n");
         let mut rows: Vec<(String, u8)> = Vec::new();
         for s in &r.servers {
+            let loc = &s.surface.source.location;
             let mut row = format!(
                 "| {}{} | {} {} | {}/100 | {} |",
-                escape_cut(&s.surface.id, 200),
+                table_cell(&place_cell(&s.surface.id, &loc.path, loc.line, ctx)),
                 if s.surface.disabled {
                     " (disabled)"
                 } else {
@@ -461,7 +796,7 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                     rows.push((
                         format!(
                             "| {} | — | — | — |{} removed (was {g}, {value}/100) |\n",
-                            escape_cut(id, 200),
+                            table_cell(&code_span(id, 200)),
                             if policy { " — |" } else { "" }
                         ),
                         8,
@@ -469,10 +804,20 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                 }
             }
         }
+        let worst = r.servers.iter().map(|s| s.score.grade).max();
+        let open = if r.servers.len() <= 5 && drifted.is_empty() && reviewed.is_empty() {
+            " open"
+        } else {
+            ""
+        };
         parts.push(Part::Group {
-            head: format!("### Servers\n\n{head}"),
+            head: format!(
+                "<details{open}><summary>Servers ({}{})</summary>\n\n{thead}",
+                r.servers.len(),
+                worst.map(|g| format!(", worst {g}")).unwrap_or_default()
+            ),
             items: rows,
-            tail: "\n".into(),
+            tail: "\n</details>\n\n".into(),
         });
     }
     let sessions: Vec<_> = r
@@ -487,7 +832,7 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                 (
                     format!(
                         "| {} | {} {} | {}/100 | {} |\n",
-                        escape_cut(&s.id, 200),
+                        table_cell(&code_span(&s.id, 200)),
                         badge(s.score.grade),
                         s.score.grade,
                         s.score.value,
@@ -497,31 +842,28 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
                 )
             })
             .collect();
-        parts.push(Part::Group { head: "### Sessions\n\nServers one client enables together, graded as a whole.\n\n| Session | Grade | Score | Servers |\n|---|---|---|---|\n".into(), items: rows, tail: "\n".into() });
+        parts.push(Part::Group { head: format!("<details><summary>Sessions ({}): servers one client enables together, graded as a whole</summary>\n\n| Session | Grade | Score | Servers |\n|---|---|---|---|\n", sessions.len()), items: rows, tail: "\n</details>\n\n".into() });
     }
-
-    // Findings that matter most, then informational ones folded away.
-    let mut active: Vec<&(&Finding, String)> = counted
-        .iter()
-        .filter(|(f, _)| f.suppressed.is_none())
-        .collect();
-    active.sort_by_key(|b| std::cmp::Reverse(b.0.severity));
-    let main: Vec<(String, u8)> = active
+    let other: Vec<(String, u8)> = rest
         .iter()
         .filter(|(f, _)| f.severity > Severity::Info)
-        .map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity)))
+        .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
         .collect();
-    if !main.is_empty() {
+    if !other.is_empty() {
         parts.push(Part::Group {
-            head: "### Findings\n\n".into(),
-            items: main,
-            tail: "\n".into(),
+            head: format!(
+                "<details><summary>{} finding(s){}</summary>\n\n",
+                other.len(),
+                if top.is_empty() { "" } else { " more" }
+            ),
+            items: other,
+            tail: "\n</details>\n\n".into(),
         });
     }
-    let info: Vec<(String, u8)> = active
+    let info: Vec<(String, u8)> = rest
         .iter()
         .filter(|(f, _)| f.severity == Severity::Info)
-        .map(|(f, sc)| (finding_item(f, sc), drop_rank(f.severity)))
+        .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
         .collect();
     if !info.is_empty() {
         parts.push(Part::Group {
@@ -533,42 +875,14 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
             tail: "\n</details>\n\n".into(),
         });
     }
-
-    // Semantic catalog diffs: unreviewed drift, then reviewed lockfile changes.
-    let drifted: Vec<&ServerResult> = r
-        .servers
-        .iter()
-        .filter(|s| s.drift.as_ref().is_some_and(|d| !d.diff.is_empty()))
-        .collect();
-    if !drifted.is_empty() {
-        parts.push(Part::Fixed("### Unreviewed catalog changes\n\nThese servers no longer match their pinned entry in `mcptrustchecker.lock`:\n\n".into()));
-        for s in &drifted {
-            if let Some(d) = &s.drift {
-                parts.push(diff_group(&d.diff, "change(s) since the lockfile", 2));
-            }
-        }
-    }
-    let reviewed: Vec<&CatalogDiff> = r
-        .lockfile_changes
-        .iter()
-        .filter(|d| !d.is_empty())
-        .collect();
-    if !reviewed.is_empty() {
-        parts.push(Part::Fixed("### Reviewed changes\n\nThis change updates `mcptrustchecker.lock`; the catalog changes it approves:\n\n".into()));
-        for d in reviewed {
-            parts.push(diff_group(d, "reviewed change(s)", 5));
-        }
-    }
-
-    // Suppressed findings.
     let suppressed: Vec<(String, u8)> = counted
         .iter()
         .filter(|(f, _)| f.suppressed.is_some())
-        .map(|(f, sc)| (finding_item(f, sc), 7))
+        .map(|(f, sc)| (finding_entry(f, sc, ctx), 7))
         .collect();
     if !suppressed.is_empty() {
         parts.push(Part::Group {
-            head: format!("### Suppressed findings\n\n<details><summary>{} finding(s) suppressed by policy (not counted in scores)</summary>\n\n", suppressed.len()),
+            head: format!("<details><summary>{} finding(s) suppressed by policy (not counted in scores)</summary>\n\n", suppressed.len()),
             items: suppressed,
             tail: "\n</details>\n\n".into(),
         });
@@ -585,15 +899,57 @@ pub fn render(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
             tail: "\n".into(),
         });
     }
-    parts.push(Part::Fixed(next_steps(r, v, !drifted.is_empty())));
+    if !ctx.notes.is_empty() {
+        parts.push(Part::Group {
+            head: "<details><summary>How this run chose what to scan</summary>\n\n".into(),
+            items: ctx.notes.iter().map(|n| (format!("- {n}\n"), 6)).collect(),
+            tail: "\n</details>\n\n".into(),
+        });
+    }
+    // Footer: counts, version, methodology; in CI the head commit and the run.
+    let mut counts: BTreeMap<Severity, usize> = BTreeMap::new();
+    for (f, _) in counted.iter().filter(|(f, _)| f.suppressed.is_none()) {
+        *counts.entry(f.severity).or_default() += 1;
+    }
+    let sev: Vec<String> = Severity::ALL
+        .iter()
+        .map(|s| format!("{} {s}", counts.get(s).copied().unwrap_or(0)))
+        .collect();
+    let mut foot = vec![
+        format!(
+            "{} server(s), {} session(s)",
+            r.servers.len(),
+            r.sessions.len()
+        ),
+        format!("findings: {}", sev.join(", ")),
+        format!("mcptrustchecker {}", crate::VERSION),
+        format!("methodology `{}`", crate::METHODOLOGY),
+    ];
+    foot.extend(ctx.footer.iter().cloned());
+    parts.push(Part::Fixed(format!(
+        "---\n<sub>{}</sub>\n",
+        foot.join(" · ")
+    )));
     finish(parts, note_at, opts.max_chars)
 }
 
-fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
-    let mut s = String::from("### What to do next\n\n");
+/// A server's id in a table, linked to its declaration when the context allows.
+fn place_cell(id: &str, path: &str, line: u32, ctx: &Context) -> String {
+    let label = code_span(id, 200);
+    match (&ctx.blob_base, crate::report::sarif::repo_uri(path)) {
+        (Some(base), Some(uri)) if line >= 1 => format!("[{label}]({base}/{uri}#L{line})"),
+        _ => label,
+    }
+}
+
+/// Rule id of lockfile drift (shown as the diff, not as a finding).
+const DRIFT_RULE: &str = "MTC-TOFU-001";
+
+fn next_steps(r: &ScanResult, v: &Verdict, drift: bool, reviewed: bool) -> String {
+    let mut s = String::from("### What to do\n\n");
     let mut any = false;
     if drift {
-        s.push_str("- Review the unreviewed catalog changes above. If they are expected, run `mcptrustchecker lock` and commit `mcptrustchecker.lock`; otherwise treat the server as compromised (possible rug pull).\n");
+        s.push_str("- Read the unreviewed changes above. If they are expected, run `mcptrustchecker lock` and commit the lockfile; otherwise treat the server as compromised (a possible rug pull).\n");
         any = true;
     }
     if !r.unpinned.is_empty() {
@@ -601,7 +957,7 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
             .unpinned
             .iter()
             .take(10)
-            .map(|i| escape_cut(i, 120))
+            .map(|i| code_span(i, 120))
             .collect();
         let more = if r.unpinned.len() > 10 {
             format!(" and {} more", r.unpinned.len() - 10)
@@ -610,10 +966,14 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
         };
         let _ = writeln!(
             s,
-            "- {} server(s) have no lockfile entry, so their catalog was never reviewed: {}{more}. Run `mcptrustchecker lock` and commit `mcptrustchecker.lock`.",
+            "- {} server(s) have no lockfile entry, so their catalog was never reviewed: {}{more}. Run `mcptrustchecker lock` and commit the lockfile.",
             r.unpinned.len(),
             ids.join(", ")
         );
+        any = true;
+    }
+    if reviewed {
+        s.push_str("- This change updates `mcptrustchecker.lock`: approve the pull request only if the reviewed changes above are what the servers should do.\n");
         any = true;
     }
     if !r.stale.is_empty() {
@@ -625,7 +985,7 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
         any = true;
     }
     if v.failed {
-        s.push_str("- Fix or remove the servers that failed the gate; each rule link (or `mcptrustchecker explain RULE-ID`) says how.\n");
+        s.push_str("- Fix or remove what fails the gate; each rule link (or `mcptrustchecker explain RULE-ID`) says how.\n");
         any = true;
     }
     let config_only = r
@@ -636,13 +996,14 @@ fn next_steps(r: &ScanResult, v: &Verdict, drift: bool) -> String {
     if config_only > 0 {
         let _ = writeln!(
             s,
-            "- {config_only} server(s) were checked from their launch configuration only: commit a descriptor, or run `mcptrustchecker lock` on a trusted machine, so their tools are inspected."
+            "- {config_only} server(s) were checked from their launch configuration only: commit a descriptor, or run `mcptrustchecker lock --live` on a trusted machine, so their tools are inspected."
         );
         any = true;
     }
     if !any {
-        s.push_str("- Nothing to do.\n");
+        s.push_str("- Nothing to do: no MCP change needs review.\n");
     }
+    s.push('\n');
     s
 }
 
@@ -766,7 +1127,14 @@ mod tests {
             assert!(!e.contains(bad), "{bad} survived in {e}");
         }
         assert!(e.contains("<code>@</code>octocat") && e.contains("<code>#</code>12"));
-        assert_eq!(escape_inline("a\u{200B}b"), "a&lt;U&#43;200B&gt;b");
+        assert_eq!(escape_inline("a\u{200B}b"), "a&lt;U+200B&gt;b");
+        assert_eq!(
+            escape_inline("tools[x].description: read (a) - b"),
+            "tools&#91;x&#93;.description: read (a) - b"
+        );
+        assert_eq!(escape_inline("- x"), "&#45; x");
+        assert_eq!(escape_inline("Www.e"), "Www&#46;e");
+        assert_eq!(escape_inline("MailTo:a"), "MailTo&#58;a");
         assert_eq!(escape_inline("  x"), "&#32;&#32;x");
         assert_eq!(escape_inline("plain words, ok"), "plain words, ok");
     }

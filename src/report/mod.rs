@@ -19,10 +19,10 @@ pub struct Verdict {
 }
 
 /// The gate: any server or session graded `fail_on` or worse fails.
-pub fn verdict(r: &ScanResult, fail_on: Grade) -> Verdict {
+pub fn verdict(r: &ScanResult, fail_on: crate::score::FailOn) -> Verdict {
     let mut reasons = Vec::new();
     for s in &r.servers {
-        if s.score.grade >= fail_on {
+        if fail_on.fails(s.score.grade) {
             reasons.push(format!(
                 "server {} graded {}",
                 crate::text::visible(&s.surface.id),
@@ -37,7 +37,7 @@ pub fn verdict(r: &ScanResult, fail_on: Grade) -> Verdict {
         ));
     }
     for s in &r.sessions {
-        if s.score.grade >= fail_on {
+        if fail_on.fails(s.score.grade) {
             reasons.push(format!(
                 "session {} graded {}",
                 crate::text::visible(&s.id),

@@ -13,10 +13,11 @@ use serde_sarif::sarif;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// `automationDetails.id`: the code-scanning category (trailing `/` = category only).
-pub const CATEGORY: &str = "mcptrustchecker/";
 /// Key of our entry in `partialFingerprints` (bump the suffix if the derivation changes).
 pub const FINGERPRINT_KEY: &str = "mcptrustchecker/v1";
+/// The key GitHub tracks alerts by. Given, it is used as is; absent, GitHub
+/// hashes the text around the line, so an alert would not follow a moved entry.
+pub const LINE_HASH_KEY: &str = "primaryLocationLineHash";
 /// Where `$schema` points.
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The base every result URI is relative to.
@@ -30,6 +31,71 @@ pub struct Limits {
     pub max_results: usize,
     /// Bytes of the serialised file (GitHub's cap is 10 MB gzipped; staying under it uncompressed is always safe).
     pub max_bytes: usize,
+}
+
+/// How one SARIF log is written.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub limits: Limits,
+    /// The code-scanning category: `automationDetails.id` is `CATEGORY/`, so
+    /// two runs in one repository keep separate alerts. `None` leaves it unset
+    /// (upload-sarif then applies its own `category`).
+    pub category: Option<String>,
+    /// Line lengths of the files results point at, for full regions.
+    pub lines: LineIndex,
+}
+
+/// The length (in Unicode code points, SARIF's `columnKind`) of every line of
+/// the files results sit in, so each region names its whole line.
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    files: BTreeMap<String, Vec<u32>>,
+}
+
+impl LineIndex {
+    /// Read the files the findings of `r` point at, inside `root` only (a path
+    /// leaving it, or a file larger than `max_bytes`, is left out: its regions
+    /// then name the start only).
+    pub fn read(root: &std::path::Path, r: &ScanResult, max_bytes: u64) -> LineIndex {
+        let Ok(ws) = crate::acquire::confine::Workspace::new(root) else {
+            return LineIndex::default();
+        };
+        let mut paths: Vec<&str> = r
+            .servers
+            .iter()
+            .flat_map(|s| s.findings.iter())
+            .chain(r.sessions.iter().flat_map(|s| s.findings.iter()))
+            .chain(r.policy.iter().flat_map(|p| p.findings.iter()))
+            .map(|f| f.location.path.as_str())
+            .filter(|p| !p.is_empty())
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        let mut files = BTreeMap::new();
+        for p in paths {
+            let Ok((abs, _)) = ws.resolve(p) else {
+                continue;
+            };
+            let Ok(text) = crate::parse::read_text(&abs, p, max_bytes) else {
+                continue;
+            };
+            files.insert(p.to_string(), Self::lengths(&text));
+        }
+        LineIndex { files }
+    }
+    /// Code points per line (`\r\n`, `\n` and `\r` end a line).
+    pub fn lengths(text: &str) -> Vec<u32> {
+        text.split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l).chars().count() as u32)
+            .collect()
+    }
+    pub fn insert(&mut self, path: &str, text: &str) {
+        self.files.insert(path.to_string(), Self::lengths(text));
+    }
+    fn line_len(&self, path: &str, line: u32) -> Option<u32> {
+        let i = usize::try_from(line.checked_sub(1)?).ok()?;
+        self.files.get(path)?.get(i).copied()
+    }
 }
 
 impl Default for Limits {
@@ -109,6 +175,12 @@ pub fn message_text(s: &str) -> String {
     crate::text::visible(s)
         .replace('[', "\\[")
         .replace(']', "\\]")
+}
+
+/// `primaryLocationLineHash` from a finding's identity (not its line's text),
+/// in GitHub's `hash:occurrence` shape: moving an entry keeps its alert.
+pub fn line_hash(f: &Finding, scope: &str, occurrence: usize) -> String {
+    format!("{}:{}", &fingerprint(f, scope)[..16], occurrence + 1)
 }
 
 /// Stable identity of a finding: rule, server (or session), tool and field.
@@ -214,16 +286,21 @@ struct Candidate<'a> {
     order: usize,
 }
 
-fn location(uri: &str, line: u32, column: u32) -> sarif::Location {
+/// A region from the start of the finding to the end of its line (the end
+/// column is exclusive; an unknown line length gives the start line only).
+fn location(uri: &str, line: u32, column: u32, line_len: Option<u32>) -> sarif::Location {
     let art = sarif::ArtifactLocation::builder()
         .uri(uri.to_string())
         .uri_base_id(SRCROOT.to_string())
         .build();
     let phys = if line >= 1 {
-        let region = sarif::Region::builder()
+        let start = column.max(1);
+        let mut region = sarif::Region::builder()
             .start_line(line as i64)
-            .start_column(column.max(1) as i64)
+            .start_column(start as i64)
+            .end_line(line as i64)
             .build();
+        region.end_column = line_len.map(|n| (n + 1).max(start + 1) as i64);
         sarif::PhysicalLocation::builder()
             .artifact_location(art)
             .region(region)
@@ -240,6 +317,7 @@ fn result(
     c: &Candidate<'_>,
     rule_index: &BTreeMap<String, usize>,
     occurrence: usize,
+    lines: &LineIndex,
 ) -> sarif::Result {
     let f = c.f;
     let mut who = vec![format!("{} {}", c.kind, c.scope)];
@@ -263,6 +341,7 @@ fn result(
             format!("{base}:{occurrence}")
         },
     );
+    fp.insert(LINE_HASH_KEY.to_string(), line_hash(f, c.scope, occurrence));
     let mut props = BTreeMap::new();
     props.insert("severity".to_string(), json!(f.severity.as_str()));
     props.insert("confidence".to_string(), json!(f.confidence.as_str()));
@@ -275,7 +354,12 @@ fn result(
         .rule_index(rule_index.get(&f.rule_id).copied().unwrap_or(0) as i64)
         .level(result_level(f.severity))
         .message(sarif::Message::builder().text(message_text(&text)).build())
-        .locations(vec![location(&c.uri, f.location.line, f.location.column)])
+        .locations(vec![location(
+            &c.uri,
+            f.location.line,
+            f.location.column,
+            lines.line_len(&f.location.path, f.location.line),
+        )])
         .partial_fingerprints(fp)
         .properties(
             sarif::PropertyBag::builder()
@@ -308,19 +392,43 @@ fn notification(level: &str, text: String) -> sarif::Notification {
         .build()
 }
 
-/// Render the SARIF log with GitHub's default limits.
+/// Render the SARIF log with GitHub's default limits and no category.
 pub fn render(r: &ScanResult, v: &Verdict) -> String {
-    render_with(r, v, &Limits::default())
+    render_opts(r, v, &Options::default())
 }
 
 /// Render the SARIF log, keeping within `limits`.
 pub fn render_with(r: &ScanResult, v: &Verdict, limits: &Limits) -> String {
-    render_inner(r, v, limits, true)
+    render_opts(
+        r,
+        v,
+        &Options {
+            limits: *limits,
+            ..Options::default()
+        },
+    )
+}
+
+/// Render the SARIF log as `opts` say.
+pub fn render_opts(r: &ScanResult, v: &Verdict, opts: &Options) -> String {
+    render_inner(r, v, opts, true)
+}
+
+/// The `automationDetails.id` for a category: `cat/` (the trailing `/` says
+/// "category only, no run id").
+pub fn automation_id(category: &str) -> String {
+    let c = category.trim();
+    if c.ends_with('/') {
+        c.to_string()
+    } else {
+        format!("{c}/")
+    }
 }
 
 /// `predict`: size the shrink loop from per-result sizes (serialise once);
 /// otherwise serialise at every step (the reference the tests compare with).
-fn render_inner(r: &ScanResult, v: &Verdict, limits: &Limits, predict: bool) -> String {
+fn render_inner(r: &ScanResult, v: &Verdict, opts: &Options, predict: bool) -> String {
+    let limits = &opts.limits;
     // Every finding with the scope it belongs to, in report order.
     let mut all: Vec<(&Finding, &str, &'static str)> = Vec::new();
     for s in &r.servers {
@@ -412,7 +520,7 @@ fn render_inner(r: &ScanResult, v: &Verdict, limits: &Limits, predict: bool) -> 
     let mut keep = total.min(limits.max_results);
     let mut results: Vec<sarif::Result> = candidates[..keep]
         .iter()
-        .map(|c| result(c, &rule_index, occurrence[&c.order]))
+        .map(|c| result(c, &rule_index, occurrence[&c.order], &opts.lines))
         .collect();
     let driver = sarif::ToolComponent::builder()
         .name("mcptrustchecker")
@@ -445,14 +553,18 @@ fn render_inner(r: &ScanResult, v: &Verdict, limits: &Limits, predict: bool) -> 
         if !n.is_empty() {
             invocation.tool_execution_notifications = Some(n);
         }
-        let run = sarif::Run::builder()
+        let mut run = sarif::Run::builder()
             .tool(sarif::Tool::builder().driver(driver.clone()).build())
-            .automation_details(sarif::RunAutomationDetails::builder().id(CATEGORY).build())
             .column_kind(json!("unicodeCodePoints"))
             .invocations(vec![invocation])
             .results(results)
             .properties(run_props.clone())
             .build();
+        run.automation_details = opts.category.as_deref().map(|c| {
+            sarif::RunAutomationDetails::builder()
+                .id(automation_id(c))
+                .build()
+        });
         sarif::Sarif::builder()
             .schema(SCHEMA_URI)
             .version(json!("2.1.0"))
@@ -490,7 +602,7 @@ fn render_inner(r: &ScanResult, v: &Verdict, limits: &Limits, predict: bool) -> 
         // The prediction did not hold (it always should): the slow, direct way.
         results = candidates[..keep]
             .iter()
-            .map(|c| result(c, &rule_index, occurrence[&c.order]))
+            .map(|c| result(c, &rule_index, occurrence[&c.order], &opts.lines))
             .collect();
     }
     loop {
@@ -692,6 +804,24 @@ mod tests {
             .as_str()
             .unwrap();
         assert_ne!(f0, f1);
+        let h0 = res[0]["partialFingerprints"][LINE_HASH_KEY]
+            .as_str()
+            .unwrap();
+        let h1 = res[1]["partialFingerprints"][LINE_HASH_KEY]
+            .as_str()
+            .unwrap();
+        assert_eq!(h0, format!("{}:1", &fingerprint(&a, "mcp.json#a")[..16]));
+        assert_eq!(h1, format!("{}:2", &fingerprint(&a, "mcp.json#a")[..16]));
+        // The same finding forty lines further down keeps its line hash.
+        let moved = ScanResult {
+            servers: vec![server("mcp.json#a", vec![b])],
+            ..Default::default()
+        };
+        let v = parse(&render(&moved, &verdict()));
+        assert_eq!(
+            v["runs"][0]["results"][0]["partialFingerprints"][LINE_HASH_KEY],
+            json!(h0)
+        );
     }
 
     #[test]
@@ -805,9 +935,13 @@ mod tests {
                 max_results,
                 max_bytes,
             };
+            let opts = Options {
+                limits,
+                ..Options::default()
+            };
             assert_eq!(
-                render_inner(&r, &verdict(), &limits, true),
-                render_inner(&r, &verdict(), &limits, false),
+                render_inner(&r, &verdict(), &opts, true),
+                render_inner(&r, &verdict(), &opts, false),
                 "{max_results} results, {max_bytes} bytes"
             );
         }
@@ -841,7 +975,45 @@ mod tests {
                 .unwrap()
                 .contains("tools\\[t\\].description")
         );
-        assert_eq!(v["runs"][0]["automationDetails"]["id"], CATEGORY);
+        assert!(
+            v["runs"][0].get("automationDetails").is_none(),
+            "no category unless one is asked for"
+        );
+        let mut lines = LineIndex::default();
+        lines.insert("mcp.json", "{\n  \"servers\": {\r\n    \"a\": {}\n");
+        let opts = Options {
+            category: Some("mcp/prod".into()),
+            lines,
+            ..Options::default()
+        };
+        let v = parse(&render_opts(&r, &verdict(), &opts));
+        assert_eq!(v["runs"][0]["automationDetails"]["id"], "mcp/prod/");
+        let region = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(
+            (
+                &region["startLine"],
+                &region["endLine"],
+                &region["endColumn"]
+            ),
+            (&json!(4), &json!(4), &json!(3 + 1)),
+            "line 4 is empty: the region from column 3 still spans one column"
+        );
+        let mut lines = LineIndex::default();
+        lines.insert("mcp.json", "{\n\n\n  \"a\": { \"command\": \"x\" }\n}");
+        let v = parse(&render_opts(
+            &r,
+            &verdict(),
+            &Options {
+                lines,
+                ..Options::default()
+            },
+        ));
+        let region = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(
+            region["endColumn"],
+            json!(25 + 1),
+            "to the end of line 4 (25 code points)"
+        );
         assert_eq!(
             v["runs"][0]["properties"]["methodology"],
             crate::METHODOLOGY

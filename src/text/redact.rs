@@ -192,7 +192,12 @@ pub fn high_entropy(w: &str) -> bool {
 
 fn urls() -> &'static Regex {
     static R: OnceLock<Regex> = OnceLock::new();
-    re(&R, r#"[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>`\\]+"#)
+    // A marker written by an earlier pass (it holds spaces) stays part of its
+    // URL, so a second pass reads the same URL (idempotence).
+    re(
+        &R,
+        r#"[A-Za-z][A-Za-z0-9+.-]*://(?:\[REDACTED [0-9]+ chars\]|[^\s"'<>`\\])+"#,
+    )
 }
 
 fn headers() -> &'static Regex {

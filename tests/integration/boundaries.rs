@@ -102,7 +102,7 @@ fn a_pull_request_cannot_suppress_its_own_findings() {
     assert!(
         body.contains("### Policy change")
             && body.contains("It loosens the gate")
-            && body.contains("**loosens** adds the suppression MTC&#45;UNI&#45;001"),
+            && body.contains("**loosens** adds the suppression MTC-UNI-001"),
         "the PR's policy is shown as a change:\n{body}"
     );
     assert!(

@@ -5,7 +5,7 @@
 
 use crate::common::*;
 use mcptrustchecker::report::markdown;
-use mcptrustchecker::report::sarif::{CATEGORY, FINGERPRINT_KEY, SRCROOT};
+use mcptrustchecker::report::sarif::{FINGERPRINT_KEY, LINE_HASH_KEY, SRCROOT};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -75,7 +75,10 @@ fn github_rules(text: &str, root: &Path) -> BTreeMap<String, u32> {
     let runs = v["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1);
     let run = &runs[0];
-    assert_eq!(run["automationDetails"]["id"], CATEGORY);
+    assert!(
+        run.get("automationDetails").is_none(),
+        "a category only when one is asked for (upload-sarif's own applies)"
+    );
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "mcptrustchecker");
     assert!(
@@ -194,8 +197,26 @@ fn github_rules(text: &str, root: &Path) -> BTreeMap<String, u32> {
             line >= 1 && line as usize <= lines,
             "{uri}: line {line} of {lines}"
         );
+        // A full region: from the start column to the end of that line.
+        let region = &locs[0]["physicalLocation"]["region"];
+        let text = std::fs::read_to_string(&file).unwrap();
+        let line_text = text.split('\n').nth(line as usize - 1).unwrap_or("");
+        let width = line_text.trim_end_matches('\r').chars().count() as u64;
+        let start = region["startColumn"].as_u64().unwrap();
+        assert_eq!(region["endLine"].as_u64(), Some(line), "{uri}:{line}");
+        assert_eq!(
+            region["endColumn"].as_u64(),
+            Some((width + 1).max(start + 1)),
+            "{uri}:{line} ends with its line"
+        );
         let fp = r["partialFingerprints"][FINGERPRINT_KEY].as_str().unwrap();
         assert!(fp.len() >= 32, "fingerprint {fp}");
+        let lh = r["partialFingerprints"][LINE_HASH_KEY].as_str().unwrap();
+        let (h, n) = lh.split_once(':').unwrap();
+        assert!(
+            h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) && n.parse::<u32>().is_ok(),
+            "{lh}"
+        );
         let msg = r["message"]["text"].as_str().unwrap();
         let scope = r["properties"]["server"]
             .as_str()
@@ -207,7 +228,8 @@ fn github_rules(text: &str, root: &Path) -> BTreeMap<String, u32> {
             "message does not name its server: {msg}"
         );
         assert!(
-            fps.insert(format!("{rid}/{fp}"), line as u32).is_none(),
+            fps.insert(format!("{rid}/{fp}/{lh}"), line as u32)
+                .is_none(),
             "duplicate fingerprint {rid}/{fp}"
         );
     }
@@ -324,6 +346,8 @@ fn sarif_is_deterministic_and_fingerprints_survive_a_line_shift() {
     }
     let r = root.to_str().unwrap();
     let before = sarif_scan(&[r, "--root", r], &root);
+    // Checked against the files as they were scanned (regions end with their lines).
+    let fb = github_rules(&before, &root);
     // Unrelated edits: blank lines at the top of every scanned file shift every finding.
     for f in [".cursor/mcp.json", "servers/notes/tools.json"] {
         let p = root.join(f);
@@ -331,7 +355,6 @@ fn sarif_is_deterministic_and_fingerprints_survive_a_line_shift() {
         std::fs::write(&p, format!("\n\n\n{text}")).unwrap();
     }
     let after = sarif_scan(&[r, "--root", r], &root);
-    let fb = github_rules(&before, &root);
     let fa = github_rules(&after, &root);
     assert!(!fb.is_empty());
     assert_eq!(
@@ -378,11 +401,14 @@ const ALLOWED_TAGS: &[&str] = &[
     "details",
     "h2",
     "h3",
+    "h4",
+    "hr",
     "ins",
     "li",
     "p",
     "pre",
     "strong",
+    "sub",
     "summary",
     "table",
     "tbody",
@@ -458,7 +484,8 @@ const PAYLOADS: &[&str] = &[
     "<script>alert(1)</script>",
     "![i](http://evil.example/i.png)",
     "<details><summary>fake</summary>",
-    "tags<U+E0040><U+E006F>",
+    // Tags-block text is decoded for the reviewer (and stays inert).
+    "tags⟦8 invisible Tags characters: \"@octocat\"⟧",
 ];
 
 #[test]
@@ -483,13 +510,7 @@ fn markdown_renders_hostile_text_inert() {
     assert_inert(&h, &md);
     assert_eq!(
         h["headings"],
-        serde_json::json!([
-            "MCP Trust Checker",
-            "Servers",
-            "Sessions",
-            "Findings",
-            "What to do next"
-        ])
+        serde_json::json!(["MCP Trust Checker", "Why it fails", "What to do"])
     );
     assert!(!md.contains("Truncated"));
     // Every payload is shown to the reviewer as literal text.
@@ -584,26 +605,40 @@ fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
         unpinned: vec![format!("mcp.json#{hostile}")],
         ..Default::default()
     };
-    let v = mcptrustchecker::report::verdict(&r, mcptrustchecker::score::Grade::F);
+    let v = mcptrustchecker::report::verdict(
+        &r,
+        mcptrustchecker::score::FailOn::At(mcptrustchecker::score::Grade::F),
+    );
     let md = markdown::render(&r, &v, &markdown::Options::default());
     let h = gfm(&md);
     assert_inert(&h, &md);
+    // The verdict, then what changed, open: the unreviewed drift and the
+    // reviewed change each under their server's heading; then what to do.
+    let heads: Vec<&str> = h["headings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(heads.len(), 5, "{heads:?}");
     assert_eq!(
-        h["headings"],
-        serde_json::json!([
-            "MCP Trust Checker",
-            "Servers",
-            "Unreviewed catalog changes",
-            "Reviewed changes",
-            "Suppressed findings",
-            "What to do next"
-        ])
+        (heads[0], heads[1], heads[4]),
+        ("MCP Trust Checker", "What changed", "What to do")
     );
-    // Drift, reviewed changes and suppressed findings: three folded sections, none nested.
-    assert_eq!(h["tag_counts"]["details"], 3, "{}", h["html"]);
+    assert!(
+        heads[2].starts_with("mcp.json#a — ")
+            && heads[2].ends_with("unreviewed: not in mcptrustchecker.lock")
+    );
+    assert!(
+        heads[3].starts_with(&format!("mcp.json#{hostile}"))
+            && heads[3].contains("reviewed: this change")
+    );
+    // Folded: the servers table and the suppressed findings, none nested.
+    assert_eq!(h["tag_counts"]["details"], 2, "{}", h["html"]);
     assert_eq!(
-        h["tag_counts"]["pre"], 2,
-        "the multi-line before value (twice) is a code block"
+        h["tag_counts"]["pre"].as_u64().unwrap_or(0),
+        0,
+        "before/after values are inline, line breaks shown as \\n"
     );
     assert!(
         h["tag_counts"]["ins"].as_u64().unwrap() >= 2
@@ -833,7 +868,8 @@ fn drift_end_to_end_in_both_formats() {
     .unwrap();
     let h = gfm(&md);
     assert_inert(&h, &md);
-    assert_eq!(h["tag_counts"]["details"], 1);
+    // The servers table and the other findings, folded.
+    assert_eq!(h["tag_counts"]["details"], 2, "{}", h["html"]);
     assert_eq!(h["tag_counts"]["ins"], 1);
     assert!(
         h["text"]
