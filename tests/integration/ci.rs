@@ -1006,3 +1006,96 @@ fn max_file_size_input_and_flag_bound_every_file() {
         "{text}"
     );
 }
+
+/// The README's workflow, as the runner runs the container action: the SARIF
+/// under the mounted `$RUNNER_TEMP/_github_home` (HOME inside), named by its
+/// host path, readable by the runner's user, with the `category` as its
+/// `automationDetails.id`; nothing written into the checkout; one comment,
+/// whose links point at the head commit and the run. `fail-on: none` with
+/// `fail-on-drift: false` reports the same PR without failing, and a
+/// `comment-header` keeps a second job's comment apart.
+#[test]
+fn readme_workflow_end_to_end_in_the_container_layout() {
+    use std::os::unix::fs::PermissionsExt;
+    let (repo, base) = base_repo();
+    let p = repo.path();
+    let head = poisoned(p);
+    let api = Fake::start();
+    let ev = pr_event(p, &base, &head, false);
+    let runner = tempfile::tempdir().unwrap();
+    let temp = runner.path().join("_temp"); // the host's: not mounted, not there
+    let home = runner.path().join("github_home");
+    std::fs::create_dir_all(&home).unwrap();
+    let (temp_s, home_s) = (temp.to_str().unwrap(), home.to_str().unwrap());
+    let layout = [
+        ("RUNNER_TEMP", temp_s),
+        ("HOME", home_s),
+        ("INPUT_CATEGORY", "mcp-trust"),
+        ("INPUT_SARIF-FILE", ""),
+        ("GITHUB_SERVER_URL", "https://github.com"),
+        ("GITHUB_RUN_ID", "4242"),
+        ("GITHUB_RUN_ATTEMPT", "2"),
+    ];
+    let r = run_ci(p, "pull_request", &ev, &api, &layout);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(
+        r.output("sarif-file"),
+        Some(format!(
+            "{temp_s}/_github_home/mcptrustchecker-mcp-trust.sarif"
+        ))
+    );
+    let written = home.join("mcptrustchecker-mcp-trust.sarif");
+    let mode = std::fs::metadata(&written).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644, "readable by the runner's user");
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["automationDetails"]["id"], "mcp-trust/");
+    let status = git(p, &["status", "--porcelain", "--untracked-files=all"]);
+    // (`event.json` is this test's own event payload.)
+    assert!(
+        status.lines().all(|l| l == "?? event.json"),
+        "the checkout is untouched: {status}"
+    );
+    let ours = api.ours();
+    assert_eq!(ours.len(), 1);
+    let body = &ours[0].1;
+    assert!(
+        body.contains(&format!(
+            "(https://github.com/o/r/blob/{head}/servers/notes/tools.json#L"
+        )) && body.contains("[run 4242](https://github.com/o/r/actions/runs/4242/attempts/2)")
+            && body.contains(&format!("head [`{}`]", &head[..7])),
+        "links to the head commit's lines and to the run:\n{body}"
+    );
+    // The verdict and why come before anything else.
+    let verdict = body.lines().nth(3).unwrap_or("");
+    assert!(
+        verdict.starts_with("❌ **Gate failed**: server servers/notes/tools.json graded F"),
+        "{body}"
+    );
+
+    // Report only: the same PR passes, the one comment is updated.
+    let mut quiet = layout.to_vec();
+    quiet.extend([("INPUT_FAIL-ON", "none"), ("INPUT_FAIL-ON-DRIFT", "false")]);
+    let r = run_ci(p, "pull_request", &ev, &api, &quiet);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(r.output("passed").as_deref(), Some("true"));
+    assert_eq!(r.output("grade").as_deref(), Some("F"), "still reported");
+    assert_eq!(api.ours().len(), 1, "updated in place");
+    assert!(api.ours()[0].1.contains("Gate passed"));
+
+    // A second job with its own header gets its own comment.
+    let mut second = layout.to_vec();
+    second.push(("INPUT_COMMENT-HEADER", "staging"));
+    let r = run_ci(p, "pull_request", &ev, &api, &second);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let ours = api.ours();
+    assert_eq!(ours.len(), 2, "one comment per header");
+    assert!(
+        ours[0].1.contains("Gate passed"),
+        "the first job's comment is left alone"
+    );
+    assert!(
+        ours[1]
+            .1
+            .starts_with("<!-- mcptrustchecker:report:staging -->")
+    );
+}
