@@ -157,7 +157,7 @@ pub fn context(
     }
     if g.drift() || !g.unpinned.is_empty() {
         ctx.actions.push(format!(
-            "### Approve the change\n\nAfter reviewing it, pin the catalogs and commit the lockfile, with the CLI (see *Install* in the README) or the image:\n\n```sh\nmcptrustchecker lock\n# or, with nothing installed:\ndocker run --rm -v \"$PWD:/w\" -w /w {IMAGE}:v{version} lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n\n",
+            "### Approve the change\n\nAfter reviewing it, pin the catalogs and commit the lockfile, with the CLI (see *Install* in the README) or the image:\n\n```sh\nmcptrustchecker lock\n# or, with nothing installed:\ndocker run --rm --user \"$(id -u):$(id -g)\" -v \"$PWD:/w\" -w /w {IMAGE}:v{version} lock\ngit add {lockfile}\ngit commit -m \"Approve MCP server changes\"\n```\n\n",
             version = crate::VERSION,
             lockfile = shell_word(lockfile)
         ));

@@ -307,6 +307,11 @@ pub fn redact_secrets(s: &str) -> Cow<'_, str> {
 /// fragment) parameters, credential-shaped path segments. Scheme, host, port
 /// and path stay as written.
 pub fn redact_url(url: &str) -> String {
+    // A URL parser strips leading C0 controls and spaces: so does the reading here.
+    let lead = url.bytes().take_while(|b| *b <= b' ').count();
+    if lead > 0 {
+        return format!("{}{}", &url[..lead], redact_url(&url[lead..]));
+    }
     // `https:user:pw@host` (no slashes, or backslashes) is a URL with an
     // authority to a WHATWG parser for the special schemes: read it as one.
     let special = ["https:", "http:", "wss:", "ws:", "ftp:"]
@@ -484,6 +489,12 @@ pub fn redact_word_run(a: &str) -> String {
     }
     word.replace_all(&s, |c: &regex::Captures<'_>| {
         let w = &c[0];
+        // `KEY=` whose value an earlier pass already redacted: the key stays
+        // (so a second pass changes nothing).
+        let end = c.get(0).map_or(0, |m| m.end());
+        if w.ends_with('=') && s[end..].starts_with("[REDACTED") {
+            return w.to_string();
+        }
         // `KEY=value` pairs inside the run: judge the value part.
         match w.split_once('=') {
             Some((k, v)) if !k.is_empty() && high_entropy(v) => format!("{k}={}", redacted(v)),
@@ -623,6 +634,11 @@ mod tests {
         let s = "https://user:hn2hut%rez@host.example/?a=1 then errraer:hn2hut%rez@host";
         let once = redact_url(s);
         assert!(!once.contains("hn2hut%rez"), "{once}");
+        assert_eq!(
+            redact_url("\u{12} https:ASIAr:eunhetr2h%z@host.example/"),
+            "\u{12} https:ASIAr:[REDACTED 11 chars]@host.example/",
+            "leading controls are skipped, as a URL parser does"
+        );
         assert_eq!(redact_url(&once), once);
         // A password that is part of the marker text leaves the marker whole.
         let odd = redact_url("https://u:REDACTED@h/ and REDACTED again");
@@ -630,5 +646,18 @@ mod tests {
             odd,
             "https://u:[REDACTED 8 chars]@h/ and [REDACTED 8 chars] again"
         );
+    }
+
+    #[test]
+    fn a_key_whose_value_was_redacted_keeps_its_name() {
+        let a = v(&[
+            "gh2p_012345677ba9cdeafghajABCDEFGHIPI_KzY=wJalrXUtnFEMIK7MDENGbPxRfiCYzEXAMPLEKEY9",
+        ]);
+        let once = redact_args(&a);
+        assert!(
+            once[0].starts_with("gh2p_012345677ba9cdeafghajABCDEFGHIPI_KzY=[REDACTED"),
+            "{once:?}"
+        );
+        assert_eq!(redact_args(&once), once);
     }
 }
