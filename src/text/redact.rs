@@ -250,7 +250,35 @@ fn replace<'a>(
 }
 
 /// Redact every secret in free text (evidence, messages, command strings).
+///
+/// Applied until nothing changes (a redaction can change what a later pass
+/// reads: a marker replacing a run that held a URL's `/` joins its userinfo
+/// back to its authority), so the result is a fixed point: redacting it again
+/// changes nothing. Each pass only turns text into markers, so this ends.
 pub fn redact_secrets(s: &str) -> Cow<'_, str> {
+    if !might_hold_secret(s) {
+        return Cow::Borrowed(s);
+    }
+    fixed_point(s, |t| redact_secrets_once(t).into_owned())
+}
+
+/// `step` applied until its output stops changing (at most 8 times).
+fn fixed_point<'a>(s: &'a str, step: impl Fn(&str) -> String) -> Cow<'a, str> {
+    let mut cur = step(s);
+    if cur == s {
+        return Cow::Borrowed(s);
+    }
+    for _ in 0..8 {
+        let next = step(&cur);
+        if next == cur {
+            break;
+        }
+        cur = next;
+    }
+    Cow::Owned(cur)
+}
+
+fn redact_secrets_once(s: &str) -> Cow<'_, str> {
     if !might_hold_secret(s) {
         return Cow::Borrowed(s);
     }
@@ -481,6 +509,10 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
 /// One argument (or one command string): [`redact_secrets`], then every long
 /// high-entropy word in it.
 pub fn redact_word_run(a: &str) -> String {
+    fixed_point(a, redact_word_run_once).into_owned()
+}
+
+fn redact_word_run_once(a: &str) -> String {
     let s = redact_secrets(a);
     static WORD: OnceLock<Regex> = OnceLock::new();
     let word = re(&WORD, r"[A-Za-z0-9_+/=-]{32,}");
