@@ -462,25 +462,36 @@ fn redact_formats(s: &str) -> String {
         .into_owned()
 }
 
-/// `a=1&token=x` → `a=1&token=[REDACTED 1 chars]`.
+/// `a=1&token=x` → `a=1&token=[REDACTED 1 chars]`. Keys and values alike
+/// lose credential-shaped parts; a secret-named key's value goes whole. A
+/// value that is already one marker stays, so a second pass changes nothing.
 fn redact_params(q: &str) -> String {
     let parts: Vec<String> = q
         .split('&')
         .map(|kv| match kv.split_once('=') {
-            Some((k, v)) if !v.is_empty() && !is_reference(v) && !is_marker(v) => {
+            Some((k, v)) => {
+                let key = redact_formats(k);
                 let name = k.replace("%5F", "_").replace("%2D", "-");
-                if secret_name(&name)
-                    || matches!(name.to_ascii_lowercase().as_str(), "code" | "state_token")
-                {
-                    format!("{k}={}", redacted(v))
+                let secret = secret_name(&name)
+                    || matches!(name.to_ascii_lowercase().as_str(), "code" | "state_token");
+                if v.is_empty() || is_reference(v) {
+                    format!("{key}={v}")
+                } else if secret && !whole_marker(v) {
+                    format!("{key}={}", redacted(v))
                 } else {
-                    format!("{k}={}", redact_formats(v))
+                    format!("{key}={}", redact_formats(v))
                 }
             }
-            _ => redact_formats(kv),
+            None => redact_formats(kv),
         })
         .collect();
     parts.join("&")
+}
+
+/// Exactly one marker (`[REDACTED 9 chars]`, or with a kept kind prefix).
+fn whole_marker(v: &str) -> bool {
+    let body = v.split_once('…').map_or(v, |(_, b)| b);
+    body.starts_with("[REDACTED ") && body.ends_with(" chars]") && body.matches('[').count() == 1
 }
 
 /// Redact launch arguments: a secret-named flag's value (`--token X`,
