@@ -36,6 +36,12 @@ pub fn escape_inline(s: &str) -> String {
     escape_from(s, None)
 }
 
+/// `word` ends with `tail`, ASCII case ignored.
+fn ends_with_ci(word: &str, tail: &str) -> bool {
+    word.len() >= tail.len()
+        && word.as_bytes()[word.len() - tail.len()..].eq_ignore_ascii_case(tail.as_bytes())
+}
+
 /// [`escape_inline`] for text that continues a line after `prev`.
 fn escape_from(s: &str, mut prev: Option<char>) -> String {
     let v = crate::text::visible(s);
@@ -57,11 +63,11 @@ fn escape_from(s: &str, mut prev: Option<char>) -> String {
             // where it would complete an autolink it is encoded.
             '.' | ':' | '-' | '(' | ')' | '+' | '=' | '{' | '}'
                 if prev.is_some()
-                    && !(c == '.' && word.eq_ignore_ascii_case("www"))
+                    && !(c == '.' && ends_with_ci(&word, "www"))
                     && !(c == ':'
                         && (it.peek() == Some(&'/')
-                            || word.eq_ignore_ascii_case("mailto")
-                            || word.eq_ignore_ascii_case("xmpp"))) =>
+                            || ends_with_ci(&word, "mailto")
+                            || ends_with_ci(&word, "xmpp"))) =>
             {
                 out.push(c)
             }

@@ -353,7 +353,8 @@ pub fn redact_url(url: &str) -> String {
         (_, Some(n)) => {
             n + url[n..]
                 .bytes()
-                .take_while(|b| matches!(b, b'/' | b'\\'))
+                // (a URL parser also drops tabs and line breaks anywhere)
+                .take_while(|b| matches!(b, b'/' | b'\\' | b'\t' | b'\n' | b'\r'))
                 .count()
         }
         (Some(i), None) => i + 3,
