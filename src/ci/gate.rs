@@ -11,8 +11,7 @@ use std::fmt::Write;
 /// Most annotations written per run (GitHub shows only the first few per step anyway).
 const MAX_ANNOTATIONS: usize = 50;
 
-/// Rule id of lockfile drift.
-pub const DRIFT_RULE: &str = "MTC-TOFU-001";
+pub use crate::detect::integrity::DRIFT_RULE;
 
 #[derive(Debug, Clone)]
 pub struct Gate {

@@ -13,6 +13,9 @@ use crate::parse::InputError;
 use crate::surface::{Coverage, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Rule id of lockfile drift (a surface that no longer matches its pin).
+pub const DRIFT_RULE: &str = "MTC-TOFU-001";
+
 /// Before the stages: config-only servers with a pin are graded on their
 /// snapshot; returns the descriptor comparisons for those servers.
 pub fn prepare(
@@ -87,7 +90,7 @@ fn drift_finding(s: &ServerSurface, e: &Entry, diff: &CatalogDiff, message: Stri
     } else {
         diff.summary()
     };
-    Finding::new("MTC-TOFU-001", message, e.location.clone())
+    Finding::new(DRIFT_RULE, message, e.location.clone())
         .server(&s.id)
         .evidence(evidence)
 }

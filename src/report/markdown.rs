@@ -455,6 +455,12 @@ fn place(path: &str, line: u32, ctx: &Context) -> String {
     } else {
         code_span(path, 200)
     };
+    linked(label, path, line, ctx)
+}
+
+/// `label` linked to `path` (at `line`, when ≥ 1) at the head commit, when the
+/// context knows the commit and the path stays in the repository.
+fn linked(label: String, path: &str, line: u32, ctx: &Context) -> String {
     match (&ctx.blob_base, crate::report::sarif::repo_uri(path)) {
         (Some(base), Some(uri)) => {
             let anchor = if line >= 1 {
@@ -510,6 +516,16 @@ fn sev_badge(s: Severity) -> &'static str {
         Severity::Low => "🔵",
         Severity::Info => "⚪",
     }
+}
+
+/// A finding with its scope as shown, and the id it belongs to (its server,
+/// else the session or policy file).
+fn with_scope<'a>(f: &'a Finding, fallback: &'a str, kind: &str) -> (&'a Finding, String, &'a str) {
+    (
+        f,
+        scope_span(f, fallback, kind),
+        f.server.as_deref().unwrap_or(fallback),
+    )
 }
 
 /// Where a finding belongs, as a code span.
@@ -637,23 +653,23 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
         parts.push(Part::Fixed(b.clone()));
     }
 
-    let counted: Vec<(&Finding, String)> = r
+    let counted: Vec<(&Finding, String, &str)> = r
         .servers
         .iter()
         .flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_span(f, &s.surface.id, "server")))
+                .map(move |f| with_scope(f, &s.surface.id, "server"))
         })
         .chain(r.sessions.iter().flat_map(|s| {
             s.findings
                 .iter()
-                .map(move |f| (f, scope_span(f, &s.id, "session")))
+                .map(move |f| with_scope(f, &s.id, "session"))
         }))
         .chain(r.policy.iter().flat_map(|p| {
             p.findings
                 .iter()
-                .map(move |f| (f, scope_span(f, &p.path, "policy file")))
+                .map(move |f| with_scope(f, &p.path, "policy file"))
         }))
         .collect();
 
@@ -718,18 +734,16 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
                 }),
         )
         .collect();
-    let mut active: Vec<&(&Finding, String)> = counted
+    let mut active: Vec<&(&Finding, String, &str)> = counted
         .iter()
-        .filter(|(f, _)| f.suppressed.is_none() && f.rule_id != DRIFT_RULE)
+        .filter(|(f, _, _)| {
+            f.suppressed.is_none() && f.rule_id != crate::detect::integrity::DRIFT_RULE
+        })
         .collect();
     active.sort_by_key(|b| std::cmp::Reverse(b.0.severity));
-    let gating = |f: &Finding, scope: &str| {
-        f.severity >= Severity::High
-            && (failing.contains(f.server.as_deref().unwrap_or(""))
-                || failing.iter().any(|id| scope.contains(&code_span(id, 200))))
-    };
-    let (mut top, mut rest): (Vec<_>, Vec<_>) =
-        active.into_iter().partition(|(f, sc)| gating(f, sc));
+    let (mut top, mut rest): (Vec<_>, Vec<_>) = active
+        .into_iter()
+        .partition(|(f, _, owner)| f.severity >= Severity::High && failing.contains(owner));
     // The ten most severe up front; the rest are folded with the others.
     const TOP: usize = 10;
     if top.len() > TOP {
@@ -740,7 +754,7 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
             head: "### Why it fails\n\n".into(),
             items: top
                 .iter()
-                .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
+                .map(|(f, sc, _)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
                 .collect(),
             tail: "\n".into(),
         });
@@ -852,8 +866,8 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
     }
     let other: Vec<(String, u8)> = rest
         .iter()
-        .filter(|(f, _)| f.severity > Severity::Info)
-        .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
+        .filter(|(f, _, _)| f.severity > Severity::Info)
+        .map(|(f, sc, _)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
         .collect();
     if !other.is_empty() {
         parts.push(Part::Group {
@@ -868,8 +882,8 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
     }
     let info: Vec<(String, u8)> = rest
         .iter()
-        .filter(|(f, _)| f.severity == Severity::Info)
-        .map(|(f, sc)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
+        .filter(|(f, _, _)| f.severity == Severity::Info)
+        .map(|(f, sc, _)| (finding_entry(f, sc, ctx), drop_rank(f.severity)))
         .collect();
     if !info.is_empty() {
         parts.push(Part::Group {
@@ -883,8 +897,8 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
     }
     let suppressed: Vec<(String, u8)> = counted
         .iter()
-        .filter(|(f, _)| f.suppressed.is_some())
-        .map(|(f, sc)| (finding_entry(f, sc, ctx), 7))
+        .filter(|(f, _, _)| f.suppressed.is_some())
+        .map(|(f, sc, _)| (finding_entry(f, sc, ctx), 7))
         .collect();
     if !suppressed.is_empty() {
         parts.push(Part::Group {
@@ -914,7 +928,7 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
     }
     // Footer: counts, version, methodology; in CI the head commit and the run.
     let mut counts: BTreeMap<Severity, usize> = BTreeMap::new();
-    for (f, _) in counted.iter().filter(|(f, _)| f.suppressed.is_none()) {
+    for (f, _, _) in counted.iter().filter(|(f, _, _)| f.suppressed.is_none()) {
         *counts.entry(f.severity).or_default() += 1;
     }
     let sev: Vec<String> = Severity::ALL
@@ -942,14 +956,12 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
 /// A server's id in a table, linked to its declaration when the context allows.
 fn place_cell(id: &str, path: &str, line: u32, ctx: &Context) -> String {
     let label = code_span(id, 200);
-    match (&ctx.blob_base, crate::report::sarif::repo_uri(path)) {
-        (Some(base), Some(uri)) if line >= 1 => format!("[{label}]({base}/{uri}#L{line})"),
-        _ => label,
+    if line >= 1 {
+        linked(label, path, line, ctx)
+    } else {
+        label
     }
 }
-
-/// Rule id of lockfile drift (shown as the diff, not as a finding).
-const DRIFT_RULE: &str = "MTC-TOFU-001";
 
 fn next_steps(r: &ScanResult, v: &Verdict, drift: bool, reviewed: bool) -> String {
     let mut s = String::from("### What to do\n\n");

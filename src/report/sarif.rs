@@ -772,7 +772,7 @@ mod tests {
             Some("x/.cursor/mcp.json")
         );
         assert_eq!(repo_uri("/etc/passwd"), None);
-        assert_eq!(repo_uri("../shared/x.json"), None);
+        assert_eq!(repo_uri("../outside/x.json"), None);
         assert_eq!(repo_uri("C:/x.json"), None);
         assert_eq!(repo_uri(""), None);
         assert_eq!(repo_uri("ab:c").as_deref(), Some("ab%3Ac"));
