@@ -340,6 +340,11 @@ pub fn redact_url(url: &str) -> String {
     if lead > 0 {
         return format!("{}{}", &url[..lead], redact_url(&url[lead..]));
     }
+    // It also drops tabs and line breaks anywhere (`htt\rps:u:pw@h` is
+    // `https:u:pw@h`): the URL is read, and shown, as the parser reads it.
+    if url.contains(['\t', '\n', '\r']) {
+        return redact_url(&url.replace(['\t', '\n', '\r'], ""));
+    }
     // `https:user:pw@host` (no slashes, or backslashes) is a URL with an
     // authority to a WHATWG parser for the special schemes: read it as one.
     let special = ["https:", "http:", "wss:", "ws:", "ftp:"]
@@ -353,8 +358,7 @@ pub fn redact_url(url: &str) -> String {
         (_, Some(n)) => {
             n + url[n..]
                 .bytes()
-                // (a URL parser also drops tabs and line breaks anywhere)
-                .take_while(|b| matches!(b, b'/' | b'\\' | b'\t' | b'\n' | b'\r'))
+                .take_while(|b| matches!(b, b'/' | b'\\'))
                 .count()
         }
         (Some(i), None) => i + 3,
@@ -616,6 +620,11 @@ mod tests {
         let once = redact_secrets(glued).into_owned();
         assert!(!once.contains("hunter2"), "{once}");
         assert_eq!(redact_secrets(&once), once);
+        // Fuzz find: a URL parser drops tabs and line breaks anywhere, also inside the scheme.
+        assert_eq!(
+            redact_url("htt\r\nps:u:hunter2pw@h\t.example/p"),
+            "https:u:[REDACTED 9 chars]@h.example/p"
+        );
     }
 
     #[test]
