@@ -177,12 +177,28 @@ pub struct LiveFlags {
     /// Run stdio commands outside the allowlist (npx, uvx, python, python3, node, docker, deno).
     #[arg(long, requires = "live")]
     allow_any_command: bool,
-    /// Per-request timeout, seconds.
+    /// Per-request timeout after `initialize`, seconds.
     #[arg(long, default_value_t = 15.0, value_name = "SECS")]
     live_timeout: f64,
+    /// Start-up deadline: from spawn or connect to the answer to `initialize`, seconds.
+    #[arg(long, default_value_t = 45.0, value_name = "SECS")]
+    live_startup_timeout: f64,
     /// Wall-clock bound per server, seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     live_server_timeout: f64,
+    /// Package cache for spawned servers' npm, uv, pip and deno (default: the
+    /// user's cache directory, e.g. ~/.cache/mcptrustchecker/packages).
+    #[arg(long, value_name = "DIR", conflicts_with = "live_no_cache")]
+    live_cache: Option<PathBuf>,
+    /// Give each spawned server a fresh, empty package cache (every package is downloaded again).
+    #[arg(long)]
+    live_no_cache: bool,
+    /// Skip the install phase that resolves every npx/uvx package before servers are timed.
+    #[arg(long)]
+    live_no_install: bool,
+    /// Longest one package install may take, seconds.
+    #[arg(long, default_value_t = 300.0, value_name = "SECS")]
+    live_install_timeout: f64,
     /// Most pages read in one `*/list` loop.
     #[arg(long, default_value_t = 50)]
     live_max_pages: usize,
@@ -218,7 +234,9 @@ impl LiveFlags {
         };
         let mut o = LiveOptions {
             request_timeout: secs(self.live_timeout, "live-timeout")?,
+            startup_timeout: secs(self.live_startup_timeout, "live-startup-timeout")?,
             server_timeout: secs(self.live_server_timeout, "live-server-timeout")?,
+            install_timeout: secs(self.live_install_timeout, "live-install-timeout")?,
             max_pages: self.live_max_pages.max(1),
             max_items: self.live_max_items,
             max_bytes: self.live_max_bytes,
@@ -232,6 +250,19 @@ impl LiveFlags {
         if let Some(c) = self.live_concurrency {
             o.concurrency = c.max(1);
         }
+        o.package_cache = if self.live_no_cache {
+            None
+        } else {
+            self.live_cache
+                .clone()
+                .map(|p| std::path::absolute(&p).unwrap_or(p))
+                .or_else(|| {
+                    mcptrustchecker::acquire::live::sandbox::default_cache_dir(&|n| {
+                        std::env::var(n).ok()
+                    })
+                })
+        };
+        o.install = o.package_cache.is_some() && !self.live_no_install;
         Ok(Some(o))
     }
 }

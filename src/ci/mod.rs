@@ -544,8 +544,15 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         // Sandboxed: the whole invocation is checked, and the child gets PATH, a
         // temp HOME, the config's literal values and the `pass-env` names only
         // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
+        // The runner's network configuration reaches servers (a documented
+        // allowlist); packages are cached under the job's HOME; no progress.
+        let package_cache =
+            crate::acquire::live::sandbox::default_cache_dir(&|n| std::env::var(n).ok());
         let live = crate::acquire::live::LiveOptions {
             pass_env: crate::acquire::live::PassEnv::new(inputs.pass_env.clone()),
+            install: package_cache.is_some(),
+            package_cache,
+            progress: false,
             ..crate::acquire::live::LiveOptions::default()
         };
         let reports = crate::app::live_fill(&mut acquired, &live);

@@ -32,6 +32,15 @@ pub fn mtc() -> Command {
             c.env_remove(k);
         }
     }
+    // Live scans cache packages under the user's cache directory: a test's
+    // goes to one directory of this test run instead.
+    static CACHE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| {
+        let p = std::env::temp_dir().join(format!("mtc-test-cache-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&p);
+        p
+    });
+    c.env("XDG_CACHE_HOME", cache);
     c.current_dir(repo());
     c
 }

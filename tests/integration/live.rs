@@ -166,7 +166,12 @@ fn sdk_servers_over_stdio_are_read_verbatim_in_the_sandbox() {
             &[&fixture("sdk_server.py"), "spawner", "stdio", &pidpath],
         ),
     ];
-    let reports = live::acquire_live_blocking(&mut surfaces, &opts());
+    let cache = tempfile::tempdir().unwrap();
+    let o = LiveOptions {
+        package_cache: Some(cache.path().to_path_buf()),
+        ..opts()
+    };
+    let reports = live::acquire_live_blocking(&mut surfaces, &o);
     let order: Vec<&str> = reports.iter().map(|r| r.server.as_str()).collect();
     assert_eq!(
         order,
@@ -215,13 +220,31 @@ fn sdk_servers_over_stdio_are_read_verbatim_in_the_sandbox() {
             .contains("read ~/.ssh/id_rsa")
     );
 
-    // The server saw only PATH, a fresh HOME and what the config names.
+    // The server saw only PATH, a fresh HOME, what the config names, and
+    // the allowlisted network variables the scanner's environment has set.
     let env: BTreeMap<String, String> =
         serde_json::from_str(surfaces[2].tools[0].description()).unwrap();
+    let network = &live::sandbox::data().network_env;
+    for n in network {
+        assert_eq!(
+            env.get(n),
+            std::env::var(n).ok().as_ref(),
+            "network variable {n}"
+        );
+    }
+    // The package managers' caches point into the scanner's package cache.
+    let caches = &live::sandbox::data().cache_env;
+    for (var, sub) in caches {
+        assert_eq!(
+            env.get(var).map(PathBuf::from),
+            Some(cache.path().join(sub)),
+            "{var}"
+        );
+    }
     let keys: Vec<&str> = env
         .keys()
         .map(String::as_str)
-        .filter(|k| *k != "LC_CTYPE")
+        .filter(|k| *k != "LC_CTYPE" && !network.iter().any(|n| n == k) && !caches.contains_key(*k))
         .collect();
     assert_eq!(
         keys,
@@ -360,13 +383,38 @@ fn a_server_that_never_answers_gives_up_at_either_bound() {
     let _serial = serial();
     let raw = fixture("raw_server.py");
     let hang = || vec![stdio("hang", "python3", &[&raw, "hang"])];
-    let per_request = LiveOptions {
-        request_timeout: Duration::from_secs(2),
+    // No answer to `initialize`: the start-up deadline, not the per-request timeout.
+    let startup = LiveOptions {
+        request_timeout: Duration::from_secs(1),
+        startup_timeout: Duration::from_secs(3),
         server_timeout: Duration::from_secs(30),
         progress: false,
         ..LiveOptions::default()
     };
     let mut s = hang();
+    let r = live::acquire_live_blocking(&mut s, &startup).remove(0);
+    assert!(
+        bounded(&r).contains("start-up deadline (3000 ms)"),
+        "{:?}",
+        r.outcome
+    );
+    assert!(
+        r.elapsed >= Duration::from_secs(3) && r.elapsed < Duration::from_secs(7),
+        "{:?}",
+        r.elapsed
+    );
+    assert!(rules(&r, &s[0]).contains(&"MTC-META-003".to_string()));
+    assert_eq!(s[0].coverage, Coverage::ConfigOnly);
+
+    // Answered, then silent on `tools/list`: the per-request timeout.
+    let per_request = LiveOptions {
+        request_timeout: Duration::from_secs(2),
+        startup_timeout: Duration::from_secs(20),
+        server_timeout: Duration::from_secs(30),
+        progress: false,
+        ..LiveOptions::default()
+    };
+    let mut s = vec![stdio("hang-list", "python3", &[&raw, "hang-list"])];
     let r = live::acquire_live_blocking(&mut s, &per_request).remove(0);
     assert!(
         bounded(&r).contains("per-request timeout (2000 ms)"),
@@ -379,7 +427,6 @@ fn a_server_that_never_answers_gives_up_at_either_bound() {
         r.elapsed
     );
     assert!(rules(&r, &s[0]).contains(&"MTC-META-003".to_string()));
-    assert_eq!(s[0].coverage, Coverage::ConfigOnly);
 
     let wall_clock = LiveOptions {
         request_timeout: Duration::from_secs(30),
@@ -687,4 +734,114 @@ fn cli_live_scan_keeps_the_scanners_secrets_out() {
                 && f["message"].as_str().unwrap().contains("allowlist")),
         "{shell}"
     );
+}
+
+/// A PATH of shims: `npx` records each invocation (arguments and the cache it
+/// was given), and answers as the SDK fixture server unless it is the install
+/// step (`… -- node -e ""`); `node` exists so that `npx` counts as installed.
+fn npx_shims(dir: &std::path::Path, log: &std::path::Path) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let py = venv_python();
+    let npx = format!(
+        "#!/bin/sh\nprintf '%s|%s\\n' \"$*\" \"$npm_config_cache\" >> '{}'\ncase \"$*\" in *'-- node -e'*) exit 0;; esac\nexec '{}' '{}' benign\n",
+        log.display(),
+        py,
+        fixture("sdk_server.py")
+    );
+    for (name, body) in [("npx", npx.as_str()), ("node", "#!/bin/sh\nexit 0\n")] {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    format!("{}:/usr/bin:/bin", dir.display())
+}
+
+#[test]
+fn packages_install_into_the_scanners_cache_before_servers_are_timed() {
+    let _serial = serial();
+    let work = tempfile::tempdir().unwrap();
+    let (bin, cache) = (work.path().join("bin"), work.path().join("cache"));
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = work.path().join("npx.log");
+    let path = npx_shims(&bin, &log);
+    let cfg = serde_json::json!({"mcpServers": {
+        "a": {"command": "npx", "args": ["-y", "@example/server-a@1.2.3", "--root", "."]},
+        "b": {"command": "npx", "args": ["-y", "@example/server-a@1.2.3", "--other"]},
+        "missing": {"command": "uvx", "args": ["mcp-server-time@2026.10.19"]}
+    }});
+    std::fs::write(work.path().join(".mcp.json"), cfg.to_string()).unwrap();
+    let out = mtc()
+        .args([
+            "scan",
+            &work.path().to_string_lossy(),
+            "--root",
+            &work.path().to_string_lossy(),
+        ])
+        .args([
+            "--live",
+            "--live-cache",
+            &cache.to_string_lossy(),
+            "--format",
+            "json",
+        ])
+        .env("PATH", &path)
+        .env("HTTPS_PROXY", "http://proxyuser:proxypass1234@127.0.0.1:9")
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stdout.contains("proxypass1234") && !stderr.contains("proxypass1234"),
+        "a proxy's credentials are never shown"
+    );
+    let v: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"));
+    let server = |n: &str| {
+        v["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    for n in ["a", "b"] {
+        assert_eq!(server(n)["coverage"], "live", "{}", server(n));
+    }
+    // One install for the one package, first, with the cache; then each server.
+    let calls: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let npm_cache = cache.join("npm").to_string_lossy().into_owned();
+    assert_eq!(
+        calls[0],
+        format!("-y --package=@example/server-a@1.2.3 -- node -e |{npm_cache}"),
+        "{calls:?}"
+    );
+    let mut servers: Vec<&str> = calls[1..].iter().map(String::as_str).collect();
+    servers.sort();
+    assert_eq!(
+        servers,
+        [
+            format!("-y @example/server-a@1.2.3 --other|{npm_cache}"),
+            format!("-y @example/server-a@1.2.3 --root .|{npm_cache}"),
+        ]
+    );
+    // A launcher that is not installed is a located finding that says so.
+    let missing = server("missing");
+    let f = missing["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule_id"] == "MTC-META-003")
+        .unwrap_or_else(|| panic!("{missing}"));
+    let msg = f["message"].as_str().unwrap();
+    assert!(
+        msg.contains("`uvx` (uv's tool runner) is not installed") && msg.contains("install uv"),
+        "{msg}"
+    );
+    assert_eq!(f["location"]["path"], ".mcp.json", "{f}");
 }

@@ -172,6 +172,7 @@ pub(super) async fn scan(
     url: &str,
     legacy_only: bool,
     opts: &LiveOptions,
+    line: &super::progress::Line,
 ) -> (LiveReport, Option<Catalog>) {
     let mut report = LiveReport::new(&s.id, Outcome::Complete);
     let url = match Url::parse(url) {
@@ -222,6 +223,7 @@ pub(super) async fn scan(
         opts,
         deadline,
         &mut report,
+        line,
     )
     .await;
     driver.abort();

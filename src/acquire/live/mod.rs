@@ -8,6 +8,8 @@
 //! stdio side runs in a sandbox (`sandbox`), and every step is bounded.
 
 mod http;
+pub mod install;
+mod progress;
 pub mod sandbox;
 mod session;
 mod sse;
@@ -17,16 +19,29 @@ use crate::finding::Finding;
 use crate::surface::{Coverage, Item, RemoteKind, ServerSurface, Transport};
 use serde::Serialize;
 use serde_json::Value;
-use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Every bound and switch of a live scan (all exposed as `scan` flags).
 #[derive(Debug, Clone)]
 pub struct LiveOptions {
-    /// Longest wait for any one response (including `initialize`).
+    /// Longest wait for any one response after `initialize`.
     pub request_timeout: Duration,
+    /// Longest wait from start (spawn or connect) to the answer to
+    /// `initialize`: a package a launcher still has to download counts here,
+    /// not against the per-request timeout.
+    pub startup_timeout: Duration,
     /// Longest a whole server may take, start to teardown.
     pub server_timeout: Duration,
+    /// Where spawned servers' package managers keep their downloads (npm,
+    /// uv, pip, deno), shared across scans; `None`: a fresh, empty cache per
+    /// server.
+    pub package_cache: Option<PathBuf>,
+    /// Resolve every `npx`/`uvx` package into the cache before any server is
+    /// timed (needs `package_cache`).
+    pub install: bool,
+    /// Longest one install may take.
+    pub install_timeout: Duration,
     /// Most pages read in one `*/list` pagination loop.
     pub max_pages: usize,
     /// Most items kept per list (tools, prompts, resources, templates).
@@ -47,7 +62,7 @@ pub struct LiveOptions {
     pub max_redirects: usize,
     /// Most bytes of a server's stderr kept.
     pub max_stderr_bytes: usize,
-    /// Show a progress bar (only ever on a terminal).
+    /// Show progress (only ever when stdout and stderr are terminals).
     pub progress: bool,
 }
 
@@ -58,7 +73,11 @@ impl Default for LiveOptions {
             .unwrap_or(2);
         LiveOptions {
             request_timeout: Duration::from_secs(15),
+            startup_timeout: Duration::from_secs(45),
             server_timeout: Duration::from_secs(60),
+            package_cache: None,
+            install: false,
+            install_timeout: Duration::from_secs(300),
             max_pages: 50,
             max_items: 10_000,
             max_bytes: 16 * 1024 * 1024,
@@ -154,39 +173,192 @@ pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
+/// What every server of one scan shares: the options, the environment base
+/// (network allowlist and package cache), and the progress display.
+pub(crate) struct Ctx<'a> {
+    pub opts: &'a LiveOptions,
+    pub base_env: Vec<(String, String)>,
+    pub progress: progress::Progress,
+}
+
 /// Fill every config-derived surface's catalog from its running server,
 /// concurrently (bounded). Reports come back in the order of `surfaces`.
 pub async fn acquire_live(surfaces: &mut [ServerSurface], opts: &LiveOptions) -> Vec<LiveReport> {
     install_crypto();
     use futures::StreamExt;
-    let bar = progress_bar(surfaces.len(), opts);
+    let lookup = |n: &str| std::env::var(n).ok();
+    let mut base_env = sandbox::network_env(&lookup);
+    if let Some(dir) = &opts.package_cache {
+        let _ = std::fs::create_dir_all(dir);
+        base_env.extend(sandbox::cache_env(dir));
+    }
+    let ctx = Ctx {
+        opts,
+        base_env,
+        progress: progress::Progress::new(opts.progress, surfaces.len()),
+    };
+    let started = std::time::Instant::now();
+    let installs = if opts.install && opts.package_cache.is_some() {
+        install_all(surfaces, &ctx).await
+    } else {
+        vec![None; surfaces.len()]
+    };
     let jobs: Vec<(usize, ServerSurface)> = surfaces.iter().cloned().enumerate().collect();
+    let ctx_ref = &ctx;
+    let installs_ref = &installs;
     let mut done: Vec<(usize, LiveReport, Option<Catalog>)> = futures::stream::iter(jobs)
-        .map(|(i, s)| {
-            let bar = bar.clone();
-            async move {
-                let (report, catalog) = scan_one(&s, opts).await;
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
-                (i, report, catalog)
+        .map(|(i, s)| async move {
+            // Its package did not install: starting it would only run the
+            // same failing install again, inside its start-up deadline.
+            if let Some(why) = &installs_ref[i] {
+                let report = LiveReport::new(
+                    &s.id,
+                    Outcome::Failed(format!("its package did not install: {why}")),
+                );
+                ctx_ref.progress.start(&s.name).finish(&s.name, Some(why));
+                return (i, report, None);
             }
+            let (report, catalog) = scan_one(&s, ctx_ref).await;
+            (i, report, catalog)
         })
         .buffer_unordered(opts.concurrency.max(1))
         .collect()
         .await;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
     done.sort_by_key(|(i, _, _)| *i);
-    done.into_iter()
+    let reports: Vec<LiveReport> = done
+        .into_iter()
         .map(|(i, report, catalog)| {
             if let Some(c) = catalog {
                 apply(&mut surfaces[i], c, &report);
             }
             report
         })
+        .collect();
+    ctx.progress
+        .finish(&coverage_line(surfaces, &reports, started.elapsed()));
+    reports
+}
+
+/// `live 44/46 read in 52.1 s; 2 failed: a (why), b (why)`.
+fn coverage_line(surfaces: &[ServerSurface], reports: &[LiveReport], took: Duration) -> String {
+    let read = surfaces
+        .iter()
+        .filter(|s| s.coverage == Coverage::Live)
+        .count();
+    let mut line = format!(
+        "live {read}/{} read in {:.1} s",
+        surfaces.len(),
+        took.as_secs_f64()
+    );
+    let failed: Vec<String> = reports
+        .iter()
+        .zip(surfaces)
+        .filter(|(_, s)| s.coverage != Coverage::Live)
+        .map(|(r, s)| {
+            let why = match &r.outcome {
+                Outcome::Failed(w)
+                | Outcome::Bounded(w)
+                | Outcome::Refused(w)
+                | Outcome::Skipped(w) => w.as_str(),
+                Outcome::Complete => "nothing read",
+            };
+            format!("{} ({})", s.name, crate::text::truncate_chars(why, 120))
+        })
+        .collect();
+    if !failed.is_empty() {
+        line.push_str(&format!(
+            "; {} not read: {}",
+            failed.len(),
+            failed.join(", ")
+        ));
+    }
+    crate::text::visible(&line)
+}
+
+/// The install phase: one install per distinct step, in parallel within the
+/// concurrency bound. Returns, per surface, why its install failed (if it did).
+async fn install_all(surfaces: &[ServerSurface], ctx: &Ctx<'_>) -> Vec<Option<String>> {
+    use futures::StreamExt;
+    let opts = ctx.opts;
+    let lookup = |n: &str| std::env::var(n).ok();
+    type Planned = (Vec<usize>, Vec<(String, String)>, PathBuf);
+    let mut steps: std::collections::BTreeMap<install::Step, Planned> = Default::default();
+    for (i, s) in surfaces.iter().enumerate() {
+        let Transport::Stdio { command, args, .. } = &s.transport else {
+            continue;
+        };
+        if s.disabled
+            || sandbox::check_invocation(
+                command,
+                args,
+                &opts.exec_allowlist,
+                opts.allow_any_command,
+            )
+            .is_err()
+        {
+            continue;
+        }
+        let Some(step) = install::plan(command, args) else {
+            continue;
+        };
+        if opts
+            .package_cache
+            .as_deref()
+            .is_some_and(|c| install::is_warm(&step, c))
+        {
+            continue;
+        }
+        if let Some(entry) = steps.get_mut(&step) {
+            entry.0.push(i);
+            continue;
+        }
+        // One HOME per step, removed when the step has run.
+        let Ok(home) = tempfile::Builder::new().prefix("mtc-home-").tempdir() else {
+            continue;
+        };
+        let (env, _) =
+            sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path(), &ctx.base_env);
+        let path = env
+            .iter()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        if sandbox::missing_launcher(command, &path).is_some() {
+            continue;
+        }
+        steps.insert(step, (vec![i], env, home.keep()));
+    }
+    let results: Vec<(Vec<usize>, Option<String>)> = futures::stream::iter(steps)
+        .map(|(step, (who, env, home))| async move {
+            let name = who
+                .first()
+                .map(|&i| surfaces[i].name.clone())
+                .unwrap_or_default();
+            let bar = ctx.progress.installing(&name);
+            let (outcome, _) = match &opts.package_cache {
+                Some(cache) => {
+                    install::run_repairing(&step, &env, opts.install_timeout, cache).await
+                }
+                None => install::run(&step, &env, opts.install_timeout).await,
+            };
+            let _ = std::fs::remove_dir_all(&home);
+            let failure = match outcome {
+                install::Installed::Ok => None,
+                install::Installed::Failed(why) => Some(why),
+            };
+            ctx.progress.installed(bar, &name, failure.as_deref());
+            (who, failure)
+        })
+        .buffer_unordered(opts.concurrency.max(1))
         .collect()
+        .await;
+    let mut out = vec![None; surfaces.len()];
+    for (who, failure) in results {
+        for i in who {
+            out[i] = failure.clone();
+        }
+    }
+    out
 }
 
 /// [`acquire_live`] from synchronous code (the CLI).
@@ -211,25 +383,11 @@ pub fn acquire_live_blocking(
     }
 }
 
-fn progress_bar(len: usize, opts: &LiveOptions) -> Option<indicatif::ProgressBar> {
-    if !opts.progress || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(len as u64),
-        indicatif::ProgressDrawTarget::stderr(),
-    );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "live scan {bar:30} {pos}/{len} servers ({elapsed})",
-    ) {
-        bar.set_style(style);
-    }
-    Some(bar)
-}
-
 /// Scan one server under its wall-clock bound.
-async fn scan_one(s: &ServerSurface, opts: &LiveOptions) -> (LiveReport, Option<Catalog>) {
+async fn scan_one(s: &ServerSurface, ctx: &Ctx<'_>) -> (LiveReport, Option<Catalog>) {
     let start = std::time::Instant::now();
+    let opts = ctx.opts;
+    let line = ctx.progress.start(&s.name);
     let (mut report, catalog) = if s.disabled {
         (
             LiveReport::new(&s.id, Outcome::Skipped("disabled in its config".into())),
@@ -237,7 +395,9 @@ async fn scan_one(s: &ServerSurface, opts: &LiveOptions) -> (LiveReport, Option<
         )
     } else {
         match &s.transport {
-            Transport::Stdio { command, args, .. } => stdio::scan(s, command, args, opts).await,
+            Transport::Stdio { command, args, .. } => {
+                stdio::scan(s, command, args, ctx, &line).await
+            }
             Transport::Remote { url, protocol, .. } => match protocol {
                 RemoteKind::WebSocket => (
                     LiveReport::new(
@@ -246,7 +406,7 @@ async fn scan_one(s: &ServerSurface, opts: &LiveOptions) -> (LiveReport, Option<
                     ),
                     None,
                 ),
-                p => http::scan(s, url, *p == RemoteKind::Sse, opts).await,
+                p => http::scan(s, url, *p == RemoteKind::Sse, opts, &line).await,
             },
             Transport::Unknown => (
                 LiveReport::new(
@@ -258,6 +418,15 @@ async fn scan_one(s: &ServerSurface, opts: &LiveOptions) -> (LiveReport, Option<
         }
     };
     report.elapsed = start.elapsed();
+    let read = catalog.as_ref().is_some_and(|c| c.init.is_some());
+    let failure = match &report.outcome {
+        _ if read => None,
+        Outcome::Failed(w) | Outcome::Bounded(w) | Outcome::Refused(w) | Outcome::Skipped(w) => {
+            Some(w.as_str())
+        }
+        Outcome::Complete => Some("nothing read"),
+    };
+    line.finish(&s.name, failure);
     (report, catalog)
 }
 

@@ -127,16 +127,46 @@ async fn bounded<F: Future>(
     opts: &LiveOptions,
     deadline: Instant,
 ) -> Result<F::Output, String> {
+    within(
+        fut,
+        opts.request_timeout,
+        "no response within the per-request timeout",
+        opts,
+        deadline,
+    )
+    .await
+}
+
+/// Await the answer to `initialize` under the start-up deadline (which
+/// includes whatever the launcher still downloads) and the server's deadline.
+async fn started<F: Future>(
+    fut: F,
+    opts: &LiveOptions,
+    deadline: Instant,
+) -> Result<F::Output, String> {
+    within(
+        fut,
+        opts.startup_timeout,
+        "no answer within the start-up deadline",
+        opts,
+        deadline,
+    )
+    .await
+}
+
+/// Await `fut` for at most `limit`, or until the server's deadline if sooner.
+async fn within<F: Future>(
+    fut: F,
+    limit: std::time::Duration,
+    what: &str,
+    opts: &LiveOptions,
+    deadline: Instant,
+) -> Result<F::Output, String> {
     let left = deadline.saturating_duration_since(Instant::now());
-    if opts.request_timeout <= left {
-        tokio::time::timeout(opts.request_timeout, fut)
+    if limit <= left {
+        tokio::time::timeout(limit, fut)
             .await
-            .map_err(|_| {
-                format!(
-                    "no response within the per-request timeout ({} ms)",
-                    opts.request_timeout.as_millis()
-                )
-            })
+            .map_err(|_| format!("{what} ({} ms)", limit.as_millis()))
     } else {
         tokio::time::timeout(left, fut).await.map_err(|_| {
             format!(
@@ -211,6 +241,7 @@ pub(crate) async fn run(
     opts: &LiveOptions,
     deadline: Instant,
     report: &mut LiveReport,
+    line: &super::progress::Line,
 ) -> Catalog {
     let cap: Shared = Arc::new(Mutex::new(Capture::default()));
     let RawLink { rx, tx } = link;
@@ -252,7 +283,7 @@ pub(crate) async fn run(
     ));
 
     let mut catalog = Catalog::default();
-    let served = bounded(client_config().serve((sink, stream)), opts, deadline).await;
+    let served = started(client_config().serve((sink, stream)), opts, deadline).await;
     let running = match served {
         Ok(Ok(r)) => r,
         other => {
@@ -271,6 +302,7 @@ pub(crate) async fn run(
             return catalog;
         }
     };
+    line.answered();
     catalog.init = lock(&cap)
         .take_response("initialize")
         .and_then(|v| v.get("result").cloned());

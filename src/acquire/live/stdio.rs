@@ -1,12 +1,12 @@
 //! stdio servers: spawned in the sandbox, spoken to line by line, every
 //! stdout byte counted against the metadata budget.
 
+use super::progress::Line;
 use super::sandbox::{self, GroupGuard};
 use super::session::{self, Incoming, RawLink};
-use super::{Catalog, LiveOptions, LiveReport, Outcome};
+use super::{Catalog, Ctx, LiveReport, Outcome};
 use crate::surface::ServerSurface;
 use serde_json::Value;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -17,8 +17,10 @@ pub(super) async fn scan(
     s: &ServerSurface,
     command: &str,
     args: &[String],
-    opts: &LiveOptions,
+    ctx: &Ctx<'_>,
+    line: &Line,
 ) -> (LiveReport, Option<Catalog>) {
+    let opts = ctx.opts;
     let mut report = LiveReport::new(&s.id, Outcome::Complete);
     if let Err(e) =
         sandbox::check_invocation(command, args, &opts.exec_allowlist, opts.allow_any_command)
@@ -36,20 +38,21 @@ pub(super) async fn scan(
         return (report, None);
     };
     let lookup = |n: &str| std::env::var(n).ok();
-    let (env, notes) = sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path());
+    let (env, notes) =
+        sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path(), &ctx.base_env);
     report.notes.extend(notes);
     report.transport = Some("stdio".into());
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("");
+    if let Some(why) = sandbox::missing_launcher(command, path) {
+        report.outcome = Outcome::Failed(why);
+        return (report, None);
+    }
 
-    let mut cmd = tokio::process::Command::new(command);
-    cmd.args(args)
-        .env_clear()
-        .envs(env)
-        .current_dir(cwd.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
+    let mut cmd = sandbox::command(command, args, &env, cwd.path(), true);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -90,6 +93,7 @@ pub(super) async fn scan(
         opts,
         deadline,
         &mut report,
+        line,
     )
     .await;
 
@@ -100,6 +104,15 @@ pub(super) async fn scan(
     let _ = tokio::time::timeout(Duration::from_millis(200), drain).await;
     report.stderr =
         String::from_utf8_lossy(&err_buf.lock().unwrap_or_else(|p| p.into_inner())).into_owned();
+    // The stderr itself is never reported (it may echo config values); a
+    // known cause of a failed start is named instead.
+    if catalog.init.is_none()
+        && let Outcome::Failed(why) | Outcome::Bounded(why) = &mut report.outcome
+        && let Some(cause) = sandbox::diagnose(&report.stderr)
+    {
+        why.push_str("; likely cause: ");
+        why.push_str(cause);
+    }
     drop((home, cwd));
     (report, Some(catalog))
 }
