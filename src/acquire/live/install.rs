@@ -204,34 +204,24 @@ pub enum Installed {
 }
 
 /// Run one install step in the sandbox's environment, bounded by `timeout`;
-/// the whole process group dies with it.
+/// the whole process group dies with it. With a `cache`, the one known broken
+/// state of npm's cache is repaired if it is met: an `_npx` tree whose install
+/// was interrupted (a `node_modules` without `package.json`) makes every later
+/// `npx` of the same packages fail with ENOENT. The tree named in that error
+/// is removed (only inside `cache`) and the install run once more.
 pub async fn run(
     step: &Step,
     env: &[(String, String)],
     timeout: Duration,
-) -> (Installed, Duration) {
-    let (outcome, took, _) = run_once(step, env, timeout).await;
-    (outcome, took)
-}
-
-/// [`run`], repairing the one known broken state of npm's cache first if it
-/// is met: an `_npx` tree whose install was interrupted (a `node_modules`
-/// without `package.json`) makes every later `npx` of the same packages fail
-/// with ENOENT. The tree named in that error is removed (only inside `cache`)
-/// and the install run once more.
-pub async fn run_repairing(
-    step: &Step,
-    env: &[(String, String)],
-    timeout: Duration,
-    cache: &std::path::Path,
+    cache: Option<&std::path::Path>,
 ) -> (Installed, Duration) {
     let (outcome, took, stderr) = run_once(step, env, timeout).await;
     if outcome == Installed::Ok {
         return (outcome, took);
     }
-    match broken_npx_tree(&stderr, cache) {
+    match cache.and_then(|c| broken_npx_tree(&stderr, c)) {
         Some(dir) if std::fs::remove_dir_all(&dir).is_ok() => {
-            let (again, more) = run(step, env, timeout).await;
+            let (again, more, _) = run_once(step, env, timeout).await;
             (again, took + more)
         }
         _ => (outcome, took),

@@ -112,6 +112,19 @@ pub enum Outcome {
     Skipped(String),
 }
 
+impl Outcome {
+    /// Why the catalog was not read whole (`None` when it was).
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Outcome::Complete => None,
+            Outcome::Bounded(w)
+            | Outcome::Failed(w)
+            | Outcome::Refused(w)
+            | Outcome::Skipped(w) => Some(w),
+        }
+    }
+}
+
 /// What a live scan of one server observed (besides the catalog it filled in).
 #[derive(Debug, Clone, Serialize)]
 pub struct LiveReport {
@@ -255,13 +268,7 @@ fn coverage_line(surfaces: &[ServerSurface], reports: &[LiveReport], took: Durat
         .zip(surfaces)
         .filter(|(_, s)| s.coverage != Coverage::Live)
         .map(|(r, s)| {
-            let why = match &r.outcome {
-                Outcome::Failed(w)
-                | Outcome::Bounded(w)
-                | Outcome::Refused(w)
-                | Outcome::Skipped(w) => w.as_str(),
-                Outcome::Complete => "nothing read",
-            };
+            let why = r.outcome.reason().unwrap_or("nothing read");
             format!("{} ({})", s.name, crate::text::truncate_chars(why, 120))
         })
         .collect();
@@ -318,12 +325,7 @@ async fn install_all(surfaces: &[ServerSurface], ctx: &Ctx<'_>) -> Vec<Option<St
         };
         let (env, _) =
             sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path(), &ctx.base_env);
-        let path = env
-            .iter()
-            .find(|(k, _)| k == "PATH")
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default();
-        if sandbox::missing_launcher(command, &path).is_some() {
+        if sandbox::missing_launcher(command, &env).is_some() {
             continue;
         }
         steps.insert(step, (vec![i], env, home.keep()));
@@ -335,12 +337,13 @@ async fn install_all(surfaces: &[ServerSurface], ctx: &Ctx<'_>) -> Vec<Option<St
                 .map(|&i| surfaces[i].name.clone())
                 .unwrap_or_default();
             let bar = ctx.progress.installing(&name);
-            let (outcome, _) = match &opts.package_cache {
-                Some(cache) => {
-                    install::run_repairing(&step, &env, opts.install_timeout, cache).await
-                }
-                None => install::run(&step, &env, opts.install_timeout).await,
-            };
+            let (outcome, _) = install::run(
+                &step,
+                &env,
+                opts.install_timeout,
+                opts.package_cache.as_deref(),
+            )
+            .await;
             let _ = std::fs::remove_dir_all(&home);
             let failure = match outcome {
                 install::Installed::Ok => None,
@@ -419,13 +422,7 @@ async fn scan_one(s: &ServerSurface, ctx: &Ctx<'_>) -> (LiveReport, Option<Catal
     };
     report.elapsed = start.elapsed();
     let read = catalog.as_ref().is_some_and(|c| c.init.is_some());
-    let failure = match &report.outcome {
-        _ if read => None,
-        Outcome::Failed(w) | Outcome::Bounded(w) | Outcome::Refused(w) | Outcome::Skipped(w) => {
-            Some(w.as_str())
-        }
-        Outcome::Complete => Some("nothing read"),
-    };
+    let failure = (!read).then(|| report.outcome.reason().unwrap_or("nothing read"));
     line.finish(&s.name, failure);
     (report, catalog)
 }

@@ -5,6 +5,7 @@
 //! `ci`); otherwise every method is a no-op.
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -14,7 +15,11 @@ struct Counts {
     installing: usize,
     installed: usize,
     install_failed: usize,
-    starting: usize,
+    /// Started and not finished.
+    in_flight: usize,
+    /// Started, no answer to `initialize` yet.
+    waiting: usize,
+    /// Answered `initialize` (cumulative).
     answered: usize,
     done: usize,
     failed: usize,
@@ -35,7 +40,7 @@ pub(crate) struct Progress(Option<Arc<Inner>>);
 pub(crate) struct Line {
     progress: Progress,
     bar: Option<ProgressBar>,
-    answered: Arc<Mutex<bool>>,
+    answered: Arc<AtomicBool>,
 }
 
 fn lock(c: &Mutex<Counts>) -> std::sync::MutexGuard<'_, Counts> {
@@ -72,7 +77,7 @@ impl Progress {
     fn refresh(&self) {
         let Some(i) = &self.0 else { return };
         let c = lock(&i.counts);
-        let queued = c.total.saturating_sub(c.done + c.starting);
+        let queued = c.total.saturating_sub(c.done + c.in_flight);
         let mut parts = Vec::new();
         if c.installing > 0 || c.installed > 0 || c.install_failed > 0 {
             parts.push(format!(
@@ -91,10 +96,7 @@ impl Progress {
             ));
         }
         parts.push(format!("{queued} queued"));
-        parts.push(format!(
-            "{} starting",
-            c.starting.saturating_sub(c.answered)
-        ));
+        parts.push(format!("{} starting", c.waiting));
         parts.push(format!("{} answered", c.answered));
         parts.push(format!("{} failed", c.failed));
         i.header.set_position(c.done as u64);
@@ -151,12 +153,16 @@ impl Progress {
         let Some(i) = &self.0 else {
             return Line::default();
         };
-        lock(&i.counts).starting += 1;
+        {
+            let mut c = lock(&i.counts);
+            c.in_flight += 1;
+            c.waiting += 1;
+        }
         self.refresh();
         Line {
             progress: self.clone(),
             bar: self.spinner(name, "starting"),
-            answered: Arc::new(Mutex::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -173,14 +179,15 @@ impl Line {
     /// The server answered `initialize`.
     pub fn answered(&self) {
         let Some(i) = &self.progress.0 else { return };
-        let mut a = self.answered.lock().unwrap_or_else(|p| p.into_inner());
-        if !*a {
-            *a = true;
-            lock(&i.counts).answered += 1;
+        if !self.answered.swap(true, Ordering::Relaxed) {
+            {
+                let mut c = lock(&i.counts);
+                c.answered += 1;
+                c.waiting = c.waiting.saturating_sub(1);
+            }
             if let Some(b) = &self.bar {
                 b.set_message("answered, listing");
             }
-            drop(a);
             self.progress.refresh();
         }
     }
@@ -188,12 +195,11 @@ impl Line {
     /// The server is done; `failure` is why it was not read, if it was not.
     pub fn finish(&self, name: &str, failure: Option<&str>) {
         let Some(i) = &self.progress.0 else { return };
-        let answered = *self.answered.lock().unwrap_or_else(|p| p.into_inner());
         {
             let mut c = lock(&i.counts);
-            c.starting = c.starting.saturating_sub(1);
-            if answered {
-                c.answered = c.answered.saturating_sub(1);
+            c.in_flight = c.in_flight.saturating_sub(1);
+            if !self.answered.load(Ordering::Relaxed) {
+                c.waiting = c.waiting.saturating_sub(1);
             }
             c.done += 1;
             if failure.is_some() {

@@ -112,9 +112,14 @@ fn is_executable(p: &Path) -> bool {
     }
 }
 
-/// Say what is missing when a launcher or the runtime it needs is not on
-/// `path` (`uvx` without uv, `npx` without `node`), before anything is spawned.
-pub fn missing_launcher(command: &str, path: &str) -> Option<String> {
+/// Say what is missing when a launcher or the runtime it needs is not on the
+/// `PATH` of the server's environment `env` (`uvx` without uv, `npx` without
+/// `node`), before anything is spawned.
+pub fn missing_launcher(command: &str, env: &[(String, String)]) -> Option<String> {
+    let path = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map_or("", |(_, v)| v.as_str());
     let launcher = |name: &str| data().launcher.iter().find(|l| l.name == name);
     let describe = |name: &str| match launcher(name) {
         Some(l) => format!(
@@ -514,9 +519,10 @@ mod tests {
         }
         let empty = tempfile::tempdir().unwrap();
         let path = empty.path().to_string_lossy().into_owned();
-        let why = missing_launcher("uvx", &path).unwrap();
+        let env = |p: &str| vec![("PATH".to_string(), p.to_string())];
+        let why = missing_launcher("uvx", &env(&path)).unwrap();
         assert!(why.contains("`uvx`") && why.contains("install uv"), "{why}");
-        assert!(missing_launcher("sh", "/bin:/usr/bin").is_none());
+        assert!(missing_launcher("sh", &env("/bin:/usr/bin")).is_none());
         assert_eq!(
             diagnose("error: invalid peer certificate: UnknownIssuer"),
             Some(data().diagnosis[0].says.as_str())

@@ -137,23 +137,6 @@ async fn bounded<F: Future>(
     .await
 }
 
-/// Await the answer to `initialize` under the start-up deadline (which
-/// includes whatever the launcher still downloads) and the server's deadline.
-async fn started<F: Future>(
-    fut: F,
-    opts: &LiveOptions,
-    deadline: Instant,
-) -> Result<F::Output, String> {
-    within(
-        fut,
-        opts.startup_timeout,
-        "no answer within the start-up deadline",
-        opts,
-        deadline,
-    )
-    .await
-}
-
 /// Await `fut` for at most `limit`, or until the server's deadline if sooner.
 async fn within<F: Future>(
     fut: F,
@@ -283,7 +266,15 @@ pub(crate) async fn run(
     ));
 
     let mut catalog = Catalog::default();
-    let served = started(client_config().serve((sink, stream)), opts, deadline).await;
+    // The start-up deadline: it includes whatever the launcher still downloads.
+    let served = within(
+        client_config().serve((sink, stream)),
+        opts.startup_timeout,
+        "no answer within the start-up deadline",
+        opts,
+        deadline,
+    )
+    .await;
     let running = match served {
         Ok(Ok(r)) => r,
         other => {

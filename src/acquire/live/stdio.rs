@@ -42,12 +42,7 @@ pub(super) async fn scan(
         sandbox::build_env(&s.env, &opts.pass_env, &lookup, home.path(), &ctx.base_env);
     report.notes.extend(notes);
     report.transport = Some("stdio".into());
-    let path = env
-        .iter()
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or("");
-    if let Some(why) = sandbox::missing_launcher(command, path) {
+    if let Some(why) = sandbox::missing_launcher(command, &env) {
         report.outcome = Outcome::Failed(why);
         return (report, None);
     }
