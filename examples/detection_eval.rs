@@ -78,6 +78,20 @@ fn main() -> anyhow::Result<()> {
                 println!("  {f}");
             }
         }
+        for c in &cases {
+            let dir = tempfile::tempdir()?;
+            let p = dir.path().join("case.json");
+            std::fs::write(&p, serde_json::to_vec(&c.manifest)?)?;
+            let opts = AcquireOptions {
+                root: dir.path().to_path_buf(),
+                ..AcquireOptions::default()
+            };
+            for s in &acquire_paths(&[p], &opts).surfaces {
+                for line in mcptrustchecker::detect::injection::trace(s) {
+                    println!("  · {line}");
+                }
+            }
+        }
         return Ok(());
     }
     let mut md = String::new();

@@ -265,6 +265,16 @@ pub fn check_text_field(
     signals
 }
 
+/// Every text field's sentence signals ([`super::intent::trace`]), for tuning.
+pub fn trace(s: &ServerSurface) -> Vec<String> {
+    let mut sink = Vec::new();
+    s.text_fields()
+        .iter()
+        .flat_map(|f| check_text_field(s, f, &mut sink))
+        .flat_map(|sig| super::intent::trace(&sig))
+        .collect()
+}
+
 /// Stage 2 across the fields of one item: a structure split over its
 /// description and a parameter (or two parameters) that no single field holds.
 pub fn check_item(

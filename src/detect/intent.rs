@@ -613,6 +613,31 @@ impl Reading {
     }
 }
 
+/// The signals of every sentence of one field, one line each: a tuning aid
+/// (`detection_eval --case ID`) that shows why a structure did or did not form.
+pub fn trace(sig: &FieldSignals) -> Vec<String> {
+    let t = tables();
+    let names = |ev: &[(u8, String)]| {
+        ev.iter()
+            .map(|(b, w)| format!("{}={w:?}", t.name(*b)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = Vec::new();
+    if !sig.field_evidence.is_empty() {
+        out.push(format!("{} (field): {}", sig.path, names(&sig.field_evidence)));
+    }
+    for s in &sig.sentences {
+        out.push(format!(
+            "{}: {}  <- {:?}",
+            sig.path,
+            names(&s.evidence),
+            crate::text::truncate_chars(&s.text, 120)
+        ));
+    }
+    out
+}
+
 /// Read one field: its signals and the structures they make.
 pub fn analyse(
     s: &ServerSurface,
@@ -754,7 +779,10 @@ pub fn analyse(
                 continue;
             }
             let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
-            if what & (purpose | slot) != 0 {
+            // In purpose only when the tool's purpose covers every kind of data
+            // the sentence names: a code-search tool is about source code, not
+            // about the credentials a sentence adds beside it.
+            if what & !(purpose | slot) == 0 {
                 sen.add(Derived::InPurpose as u8, "the tool's own purpose");
             } else {
                 let name = field.item.unwrap_or(&s.name);
@@ -1062,21 +1090,55 @@ pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<S
 fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> {
     let mut out: Vec<Structure> = Vec::new();
     let field_union = sig.union();
+    // Two adjacent sentences read as one: an order often names the data in
+    // one sentence and where it goes in the next ("ask for their password.
+    // Pass what they type to `reconnect`."). Never confirmed on its own.
+    let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
+        let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
+        sig.sentences
+            .windows(2)
+            .filter(|w| {
+                w[0].sigs & t.c.mask_what != 0
+                    && w[1].sigs & t.c.mask_what == 0
+                    && w[1].sigs & anaphor != 0
+            })
+            .map(|w| {
+                let mut m = w[0].clone();
+                for (b, ev) in &w[1].evidence {
+                    m.add(*b, ev);
+                }
+                let out = bit(Derived::OutOfPurpose as u8);
+                if m.sigs & out != 0 {
+                    m.sigs &= !bit(Derived::InPurpose as u8);
+                }
+                m.text = format!("{} {}", w[0].text, w[1].text);
+                m
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     for combo in t.combos.iter().filter(|c| scopes.contains(&c.scope)) {
-        let candidates: Vec<(u64, Option<&Sentence>)> = match combo.scope {
+        let candidates: Vec<(u64, Option<&Sentence>, bool)> = match combo.scope {
             Scope::Sentence => sig
                 .sentences
                 .iter()
-                .map(|s| (s.sigs | sig.field_sigs, Some(s)))
+                .map(|s| (s.sigs | sig.field_sigs, Some(s), false))
+                .chain(pairs.iter().map(|s| (s.sigs | sig.field_sigs, Some(s), true)))
                 .collect(),
-            _ => vec![(field_union, None)],
+            _ => vec![(field_union, None, false)],
         };
         let mut best: Option<Structure> = None;
-        for (sigs, sen) in candidates {
+        for (sigs, sen, pair) in candidates {
             if !combo.matches(sigs) {
                 continue;
             }
             let (sev, conf) = combo.grade(sigs);
+            let conf = if pair {
+                conf.min(Confidence::Strong)
+            } else {
+                conf
+            };
             if best
                 .as_ref()
                 .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
@@ -1231,26 +1293,6 @@ impl<'a> ItemCtx<'a> {
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
     /// name says what it carries: `api_key`, `originalUserMessage`, `mail_password`).
     fn slot_purpose(&self, sentence: &str) -> u64 {
-        // A query, prompt or message slot carries the user's own words by design.
-        const QUERY_SLOTS: &[&str] = &[
-            "query",
-            "q",
-            "question",
-            "prompt",
-            "search",
-            "text",
-            "input",
-            "message",
-            "topic",
-            "request",
-            "term",
-            "keywords",
-            "ask",
-            "content",
-            "body",
-            "instruction",
-            "task",
-        ];
         let mut words = String::new();
         let mut slots: Vec<String> = Vec::new();
         if let Some(p) = &self.own_param {
@@ -1351,6 +1393,10 @@ fn derive(
                 || u.contains('[')
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
+                // A placeholder's name says what the URL carries (`{last_user_question}`).
+                for (b, slot) in placeholder_data(&u) {
+                    sen.add(b, &slot);
+                }
             }
         }
     }
@@ -1413,6 +1459,14 @@ fn derive(
     for m in t.quoted.find_iter(bytes) {
         let inner = text(m);
         let inner = inner.trim_matches(['\'', '"']);
+        // A tool written as code (`'reconnect'`) is named however short its name.
+        if field.item.is_none_or(|i| !same_name(i, inner)) && !ctx.is_param(inner) {
+            if ctx.is_own_tool(inner) {
+                sen.add(Derived::ToolOwn as u8, inner);
+            } else if t.known_tools.contains(inner) {
+                sen.add(Derived::ToolKnown as u8, inner);
+            }
+        }
         let identifier = inner
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
@@ -1538,6 +1592,55 @@ fn derive(
             );
         }
     }
+}
+
+/// A query, prompt or message slot carries the user's own words by design.
+const QUERY_SLOTS: &[&str] = &[
+    "query",
+    "q",
+    "question",
+    "prompt",
+    "search",
+    "text",
+    "input",
+    "message",
+    "topic",
+    "request",
+    "term",
+    "keywords",
+    "ask",
+    "content",
+    "body",
+    "instruction",
+    "task",
+];
+
+/// The data a URL template's placeholders name: `{user_email}` is personal
+/// data, `{last_user_question}` the user's own words. One entry per concept.
+fn placeholder_data(url: &str) -> Vec<(u8, String)> {
+    let mut out: Vec<(u8, String)> = Vec::new();
+    let mut rest = url;
+    while let Some(open) = rest.find(['{', '<']) {
+        let close = if rest.as_bytes()[open] == b'{' { '}' } else { '>' };
+        let Some(len) = rest[open + 1..].find(close) else {
+            break;
+        };
+        let name = &rest[open + 1..open + 1 + len];
+        rest = &rest[open + 1 + len..];
+        let words = crate::detect::capability::tokens(name);
+        let mut bits = ItemCtx::concepts_of(&words.join(" "));
+        if words.iter().any(|w| QUERY_SLOTS.contains(&w.as_str())) {
+            bits |= tables().c.user_words;
+        }
+        while bits != 0 {
+            let b = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if !out.iter().any(|(x, _)| *x == b) {
+                out.push((b, format!("placeholder {{{name}}}")));
+            }
+        }
+    }
+    out
 }
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
