@@ -869,7 +869,7 @@ fn has_destination(item: &Item) -> bool {
     })
 }
 
-fn annotation(item: &Item, key: &str) -> Option<bool> {
+pub(crate) fn annotation(item: &Item, key: &str) -> Option<bool> {
     item.raw
         .get("annotations")
         .and_then(|a| a.get(key))

@@ -34,6 +34,7 @@ pub enum Derived {
     Hidden,
     OutOfPurpose,
     InPurpose,
+    InSlot,
     /// A slot the sentence sends data into: "into `note`", "as `region_hint`", "set `x` to".
     Dest,
     /// An order to call a tool: "call `read_file` …", "follow up with `export_bundle`".
@@ -48,7 +49,7 @@ pub enum Derived {
     LangSwitch,
 }
 
-const DERIVED: [(&str, Derived); 17] = [
+const DERIVED: [(&str, Derived); 18] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -60,6 +61,7 @@ const DERIVED: [(&str, Derived); 17] = [
     ("hidden", Derived::Hidden),
     ("out_of_purpose", Derived::OutOfPurpose),
     ("in_purpose", Derived::InPurpose),
+    ("in_slot", Derived::InSlot),
     ("dest", Derived::Dest),
     ("tool_call", Derived::ToolCall),
     ("schema_value", Derived::SchemaValue),
@@ -174,6 +176,22 @@ pub struct Tables {
     bare_dest: Regex,
     possessive_tool: Regex,
     long_number: Regex,
+    /// Grammar frames (frames.toml): the concept each adds, and its pattern.
+    frames: Vec<(lang::ConceptId, Regex)>,
+    frame_set: regex::bytes::RegexSet,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FramesFile {
+    frame: Vec<FrameDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameDef {
+    concept: String,
+    pattern: String,
 }
 
 /// Concept bits the code reads by name.
@@ -320,7 +338,26 @@ pub fn tables() -> &'static Tables {
                 .build()
                 .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
         };
+        let frames_file: FramesFile =
+            toml_edit::de::from_str(include_str!("../data/lang/frames.toml"))
+                .unwrap_or_else(|e| panic!("src/data/lang/frames.toml: {e}"));
+        let frames: Vec<(lang::ConceptId, Regex)> = frames_file
+            .frame
+            .iter()
+            .map(|f| {
+                let id = lex
+                    .id(&f.concept)
+                    .unwrap_or_else(|| panic!("frames.toml: unknown concept `{}`", f.concept));
+                (id, re(&f.pattern))
+            })
+            .collect();
+        let frame_set = regex::bytes::RegexSetBuilder::new(frames_file.frame.iter().map(|f| &f.pattern))
+            .unicode(false)
+            .build()
+            .unwrap_or_else(|e| panic!("frames.toml: {e}"));
         Tables {
+            frames,
+            frame_set,
             lex,
             combos,
             known_tools: tools.names.iter().cloned().collect(),
@@ -430,6 +467,26 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
+/// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
+/// start order, so negation, mentions and sentences treat both alike.
+fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    let matched = t.frame_set.matches(text.as_bytes());
+    if !matched.matched_any() {
+        return;
+    }
+    for i in matched.iter() {
+        let (concept, re) = &t.frames[i];
+        for m in re.find_iter(text.as_bytes()) {
+            hits.push(lang::Hit {
+                concept: *concept,
+                lang: lang::Lang::En,
+                span: (m.start() as u32, m.end() as u32),
+            });
+        }
+    }
+    hits.sort_by_key(|h| (h.span.0, h.span.1));
+}
+
 /// Languages whose terms only count in a sentence detected as that language.
 fn gated(l: lang::Lang) -> bool {
     use lang::Lang::*;
@@ -515,7 +572,8 @@ impl Reading {
         }
         let text = lang::normalize(raw).text;
         let sentences = lang::sentences(&text);
-        let (hits, gated) = find_gated(t, &text, &sentences);
+        let (mut hits, gated) = find_gated(t, &text, &sentences);
+        frame_hits(t, &text, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
         let defensive_words = hits
             .iter()
@@ -625,7 +683,11 @@ pub fn trace(sig: &FieldSignals) -> Vec<String> {
     };
     let mut out = Vec::new();
     if !sig.field_evidence.is_empty() {
-        out.push(format!("{} (field): {}", sig.path, names(&sig.field_evidence)));
+        out.push(format!(
+            "{} (field): {}",
+            sig.path,
+            names(&sig.field_evidence)
+        ));
     }
     for s in &sig.sentences {
         out.push(format!(
@@ -747,6 +809,7 @@ pub fn analyse(
             || hidden
             || sentence.contains("://")
             || sentence.contains('@')
+            || sentence.contains('\'')
         {
             derive(
                 t,
@@ -999,8 +1062,13 @@ fn impostor_of(name: &str) -> Option<&'static str> {
 /// a schema `title`). An order to the model there has no honest reason.
 fn is_schema_value(path: &str) -> bool {
     let in_schema = path.contains("Schema");
-    path.split('.').rev().take(3).any(|seg| {
-        let key = seg.split('[').next().unwrap_or("");
+    let segs: Vec<&str> = path.split('.').collect();
+    (segs.len().saturating_sub(3)..segs.len()).any(|i| {
+        // A property named `format` or `default` is a name, not that keyword.
+        if i > 0 && segs[i - 1] == "properties" {
+            return false;
+        }
+        let key = segs[i].split('[').next().unwrap_or("");
         matches!(key, "default" | "const" | "examples" | "example" | "enum")
             || (in_schema
                 && matches!(
@@ -1098,9 +1166,9 @@ fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> 
         sig.sentences
             .windows(2)
             .filter(|w| {
-                w[0].sigs & t.c.mask_what != 0
-                    && w[1].sigs & t.c.mask_what == 0
-                    && w[1].sigs & anaphor != 0
+                // "what they type" points back as well as "them" does.
+                w[1].sigs & (anaphor | t.c.user_words) != 0
+                    && (w[0].sigs & t.c.mask_what != 0 || w[1].sigs & t.c.conceal != 0)
             })
             .map(|w| {
                 let mut m = w[0].clone();
@@ -1124,7 +1192,11 @@ fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> 
                 .sentences
                 .iter()
                 .map(|s| (s.sigs | sig.field_sigs, Some(s), false))
-                .chain(pairs.iter().map(|s| (s.sigs | sig.field_sigs, Some(s), true)))
+                .chain(
+                    pairs
+                        .iter()
+                        .map(|s| (s.sigs | sig.field_sigs, Some(s), true)),
+                )
                 .collect(),
             _ => vec![(field_union, None, false)],
         };
@@ -1462,7 +1534,7 @@ fn derive(
         // A tool written as code (`'reconnect'`) is named however short its name.
         if field.item.is_none_or(|i| !same_name(i, inner)) && !ctx.is_param(inner) {
             if ctx.is_own_tool(inner) {
-                sen.add(Derived::ToolOwn as u8, inner);
+                own_tool(ctx, sen, inner);
             } else if t.known_tools.contains(inner) {
                 sen.add(Derived::ToolKnown as u8, inner);
             }
@@ -1481,6 +1553,7 @@ fn derive(
     // Parameters: the field's own parameter, or one named in the sentence.
     if let Some(p) = &ctx.own_param {
         sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
+        sen.add(Derived::InSlot as u8, &format!("text of parameter `{p}`"));
         // A recipient, amount or repository parameter is itself what tampering changes.
         let words = crate::detect::capability::tokens(p).join(" ");
         let b = t
@@ -1563,7 +1636,7 @@ fn derive(
         }
         sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
         if ctx.is_own_tool(&n) {
-            sen.add(Derived::ToolOwn as u8, &n);
+            own_tool(ctx, sen, &n);
         } else if t.known_tools.contains(&n) {
             sen.add(Derived::ToolKnown as u8, &n);
         }
@@ -1574,7 +1647,7 @@ fn derive(
             continue;
         }
         if ctx.is_own_tool(tok) {
-            sen.add(Derived::ToolOwn as u8, tok);
+            own_tool(ctx, sen, tok);
         } else if t.known_tools.contains(tok) {
             sen.add(Derived::ToolKnown as u8, tok);
         }
@@ -1621,7 +1694,11 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
     let mut out: Vec<(u8, String)> = Vec::new();
     let mut rest = url;
     while let Some(open) = rest.find(['{', '<']) {
-        let close = if rest.as_bytes()[open] == b'{' { '}' } else { '>' };
+        let close = if rest.as_bytes()[open] == b'{' {
+            '}'
+        } else {
+            '>'
+        };
         let Some(len) = rest[open + 1..].find(close) else {
             break;
         };
@@ -1641,6 +1718,24 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
         }
     }
     out
+}
+
+/// Another tool of this server, named: calling one its server marks
+/// destructive (`destructiveHint: true`) is an action with consequences.
+fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
+    sen.add(Derived::ToolOwn as u8, name);
+    let destructive = ctx
+        .s
+        .tools
+        .iter()
+        .find(|t| same_name(&t.name, name))
+        .is_some_and(|t| crate::detect::capability::annotation(t, "destructiveHint") == Some(true));
+    if destructive {
+        sen.add(
+            tables().c.act.trailing_zeros() as u8,
+            &format!("`{name}` is marked destructive"),
+        );
+    }
 }
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
