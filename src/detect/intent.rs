@@ -35,6 +35,8 @@ pub enum Derived {
     OutOfPurpose,
     InPurpose,
     InSlot,
+    /// The tool runs, lints or rates commands: commands in its text are its job.
+    ShellTool,
     /// A slot the sentence sends data into: "into `note`", "as `region_hint`", "set `x` to".
     Dest,
     /// An order to call a tool: "call `read_file` …", "follow up with `export_bundle`".
@@ -49,7 +51,7 @@ pub enum Derived {
     LangSwitch,
 }
 
-const DERIVED: [(&str, Derived); 18] = [
+const DERIVED: [(&str, Derived); 19] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -62,6 +64,7 @@ const DERIVED: [(&str, Derived); 18] = [
     ("out_of_purpose", Derived::OutOfPurpose),
     ("in_purpose", Derived::InPurpose),
     ("in_slot", Derived::InSlot),
+    ("shell_tool", Derived::ShellTool),
     ("dest", Derived::Dest),
     ("tool_call", Derived::ToolCall),
     ("schema_value", Derived::SchemaValue),
@@ -876,6 +879,11 @@ pub fn analyse(
         for sen in &mut sig.sentences {
             sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
         }
+        sig.field_sigs |= bit(Derived::ShellTool as u8);
+        sig.field_evidence.push((
+            Derived::ShellTool as u8,
+            "the tool runs or checks commands".into(),
+        ));
     }
     if field.channel != crate::surface::Channel::Name
         && let Some(near) = field
