@@ -273,9 +273,10 @@ pub struct ServerSurface {
     #[serde(skip)]
     pub purpose: std::sync::OnceLock<u64>,
     /// Tool names with case and separators removed, built on first lookup (stage 2
-    /// asks whether an identifier in a description names one of the server's tools).
+    /// asks whether an identifier in a description names one of the server's
+    /// tools), each with whether it is marked destructive.
     #[serde(skip)]
-    pub tool_names: std::sync::OnceLock<std::collections::HashSet<String>>,
+    pub tool_names: std::sync::OnceLock<std::collections::HashMap<String, bool>>,
 }
 
 impl ServerSurface {

@@ -473,6 +473,11 @@ impl std::hash::Hasher for Fnv {
 /// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
 /// start order, so negation, mentions and sentences treat both alike.
 fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    // A frame only ever completes what the lexicon began: a field with no
+    // concept at all forms no structure, so it is not searched again.
+    if hits.is_empty() {
+        return;
+    }
     let matched = t.frame_set.matches(text.as_bytes());
     if !matched.matched_any() {
         return;
@@ -812,7 +817,7 @@ pub fn analyse(
             || hidden
             || sentence.contains("://")
             || sentence.contains('@')
-            || sentence.contains('\'')
+            || (sen.sigs != 0 && sentence.contains('\''))
         {
             derive(
                 t,
@@ -1436,7 +1441,7 @@ impl<'a> ItemCtx<'a> {
     }
 
     fn is_own_tool(&self, name: &str) -> bool {
-        own_tool_names(self.s).contains(&squash(name))
+        own_tool_names(self.s).contains_key(&squash(name))
     }
 }
 
@@ -1732,12 +1737,10 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
 /// destructive (`destructiveHint: true`) is an action with consequences.
 fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
     sen.add(Derived::ToolOwn as u8, name);
-    let destructive = ctx
-        .s
-        .tools
-        .iter()
-        .find(|t| same_name(&t.name, name))
-        .is_some_and(|t| crate::detect::capability::annotation(t, "destructiveHint") == Some(true));
+    let destructive = own_tool_names(ctx.s)
+        .get(&squash(name))
+        .copied()
+        .unwrap_or(false);
     if destructive {
         sen.add(
             tables().c.act.trailing_zeros() as u8,
@@ -1792,9 +1795,17 @@ fn same_name(a: &str, b: &str) -> bool {
 
 /// The server's tool names, squashed, built once per surface (a lookup per
 /// identifier would otherwise scan every tool of a 10,000-tool catalog).
-fn own_tool_names(s: &ServerSurface) -> &HashSet<String> {
-    s.tool_names
-        .get_or_init(|| s.tools.iter().map(|t| squash(&t.name)).collect())
+fn own_tool_names(s: &ServerSurface) -> &std::collections::HashMap<String, bool> {
+    s.tool_names.get_or_init(|| {
+        s.tools
+            .iter()
+            .map(|t| {
+                let destructive =
+                    crate::detect::capability::annotation(t, "destructiveHint") == Some(true);
+                (squash(&t.name), destructive)
+            })
+            .collect()
+    })
 }
 
 /// Identifier-shaped tokens (`read_file`, `slack-post`).
