@@ -382,22 +382,23 @@ fn hostile_servers_trip_their_bounds_and_the_others_go_on() {
 fn a_server_that_never_answers_gives_up_at_either_bound() {
     let _serial = serial();
     let raw = fixture("raw_server.py");
-    let hang = || vec![stdio("hang", "python3", &[&raw, "hang"])];
-    // No answer to `initialize`: the start-up deadline, not the per-request timeout.
-    let startup = LiveOptions {
-        request_timeout: Duration::from_secs(1),
-        startup_timeout: Duration::from_secs(3),
-        server_timeout: Duration::from_secs(30),
-        progress: false,
-        ..LiveOptions::default()
+    // One bound per run: (request, start-up, wall clock) in seconds, the mode of
+    // the raw server, the bound the outcome must name, and the elapsed window.
+    let run = |(request, startup, wall): (u64, u64, u64), mode: &str, bound: &str| {
+        let opts = LiveOptions {
+            request_timeout: Duration::from_secs(request),
+            startup_timeout: Duration::from_secs(startup),
+            server_timeout: Duration::from_secs(wall),
+            progress: false,
+            ..LiveOptions::default()
+        };
+        let mut s = vec![stdio(mode, "python3", &[&raw, mode])];
+        let r = live::acquire_live_blocking(&mut s, &opts).remove(0);
+        assert!(bounded(&r).contains(bound), "{:?}", r.outcome);
+        (r, s)
     };
-    let mut s = hang();
-    let r = live::acquire_live_blocking(&mut s, &startup).remove(0);
-    assert!(
-        bounded(&r).contains("start-up deadline (3000 ms)"),
-        "{:?}",
-        r.outcome
-    );
+    // No answer to `initialize`: the start-up deadline, not the per-request timeout.
+    let (r, s) = run((1, 3, 30), "hang", "start-up deadline (3000 ms)");
     assert!(
         r.elapsed >= Duration::from_secs(3) && r.elapsed < Duration::from_secs(7),
         "{:?}",
@@ -407,20 +408,7 @@ fn a_server_that_never_answers_gives_up_at_either_bound() {
     assert_eq!(s[0].coverage, Coverage::ConfigOnly);
 
     // Answered, then silent on `tools/list`: the per-request timeout.
-    let per_request = LiveOptions {
-        request_timeout: Duration::from_secs(2),
-        startup_timeout: Duration::from_secs(20),
-        server_timeout: Duration::from_secs(30),
-        progress: false,
-        ..LiveOptions::default()
-    };
-    let mut s = vec![stdio("hang-list", "python3", &[&raw, "hang-list"])];
-    let r = live::acquire_live_blocking(&mut s, &per_request).remove(0);
-    assert!(
-        bounded(&r).contains("per-request timeout (2000 ms)"),
-        "{:?}",
-        r.outcome
-    );
+    let (r, s) = run((2, 20, 30), "hang-list", "per-request timeout (2000 ms)");
     assert!(
         r.elapsed >= Duration::from_secs(2) && r.elapsed < Duration::from_secs(6),
         "{:?}",
@@ -428,19 +416,7 @@ fn a_server_that_never_answers_gives_up_at_either_bound() {
     );
     assert!(rules(&r, &s[0]).contains(&"MTC-META-003".to_string()));
 
-    let wall_clock = LiveOptions {
-        request_timeout: Duration::from_secs(30),
-        server_timeout: Duration::from_secs(2),
-        progress: false,
-        ..LiveOptions::default()
-    };
-    let mut s = hang();
-    let r = live::acquire_live_blocking(&mut s, &wall_clock).remove(0);
-    assert!(
-        bounded(&r).contains("wall-clock bound (2000 ms)"),
-        "{:?}",
-        r.outcome
-    );
+    let (r, _) = run((30, 45, 2), "hang", "wall-clock bound (2000 ms)");
     assert!(r.elapsed < Duration::from_secs(6), "{:?}", r.elapsed);
     eprintln!("hang: gave up after {:?}", r.elapsed);
 }
