@@ -1075,13 +1075,18 @@ fn impostor_of(name: &str) -> Option<&'static str> {
 /// a schema `title`). An order to the model there has no honest reason.
 fn is_schema_value(path: &str) -> bool {
     let in_schema = path.contains("Schema");
-    let segs: Vec<&str> = path.split('.').collect();
-    (segs.len().saturating_sub(3)..segs.len()).any(|i| {
+    // The last three segments, each with the one before it (no allocation: one call per field).
+    let mut rev = path.rsplit('.');
+    let last = [rev.next(), rev.next(), rev.next(), rev.next()];
+    (0..3).any(|i| {
+        let Some(seg) = last[i] else {
+            return false;
+        };
         // A property named `format` or `default` is a name, not that keyword.
-        if i > 0 && segs[i - 1] == "properties" {
+        if last[i + 1] == Some("properties") {
             return false;
         }
-        let key = segs[i].split('[').next().unwrap_or("");
+        let key = seg.split('[').next().unwrap_or("");
         matches!(key, "default" | "const" | "examples" | "example" | "enum")
             || (in_schema
                 && matches!(
