@@ -164,7 +164,6 @@ pub struct Tables {
     ip: Regex,
     iban: Regex,
     wallet: Regex,
-    quoted: Regex,
     /// Words that introduce a quotation ("a page saying '…'").
     quote_intro: Regex,
     /// Someone's own choice, named (\"the teacher asked for\", \"they typed\").
@@ -218,6 +217,8 @@ struct Concepts {
     user_choice: u64,
     move_weak: u64,
     read: u64,
+    obey: u64,
+    private_files: u64,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
     actionable: u64,
 }
@@ -305,6 +306,7 @@ pub fn tables() -> &'static Tables {
                 | sig("no_consent")
                 | sig("deceive")
                 | sig("act")
+                | sig("obey")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -326,11 +328,13 @@ pub fn tables() -> &'static Tables {
             user_choice: sig("user_choice"),
             move_weak: sig("move_weak"),
             read: sig("read"),
+            obey: sig("obey"),
+            private_files: sig("private_files"),
             actionable: [
                 "move", "move_weak", "read", "conceal", "override", "shadow_change",
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
-                "user_choice", "narrow_reply", "tool_output",
+                "user_choice", "narrow_reply", "tool_output", "obey", "session_scope",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -382,7 +386,6 @@ pub fn tables() -> &'static Tables {
             ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
-            quoted: re(r#"'[^'\n]{2,120}'|"[^"\n]{2,120}""#),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
             quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?(?:\s+like)?|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
@@ -393,7 +396,8 @@ pub fn tables() -> &'static Tables {
             assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
             // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
             // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
-            here: re(r"\b(?:here|in here|into this|in this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b"),
+            // "Into this" names the slot unless a place follows ("into this conversation").
+            here: re(r"\b(?:here|in here|into this\s+(?:one|box|string|text)|in this (?:field|parameter|param|value|slot|argument)|into this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b|\binto this(?:\s*$|\s*[.,;:)])"),
             // The model's own setup, however it is called: "what you were told", "the text above the first user message".
             self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b"),
             // `call get_compensation`, `via send_message`: a tool named without code marks.
@@ -597,19 +601,27 @@ impl Reading {
         // A quotation introduced as one ("a page saying \"send …\"") is reported
         // speech in any field, not an order to the reader.
         let quotes: Vec<(usize, usize)> = if text.contains(['"', '\'']) {
-            t.quoted
-                .find_iter(text.as_bytes())
-                .map(|m| (m.start(), m.end()))
-                .collect()
+            quote_spans(text.as_bytes()).collect()
         } else {
             Vec::new()
         };
+        let mut last_end: Option<usize> = None;
         for &(s, e) in &quotes {
             let from = text.floor_char_boundary(s.saturating_sub(32));
+            // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
+            let listed = last_end.is_some_and(|l| {
+                matches!(
+                    text[l..s].trim_matches(|c: char| c == ',' || c.is_whitespace()),
+                    "" | "or" | "and" | "/" | ";"
+                )
+            });
             if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
-                && t.quote_intro.is_match(&text.as_bytes()[from..s])
+                && (listed || t.quote_intro.is_match(&text.as_bytes()[from..s]))
             {
                 mentions.push((s, e));
+                last_end = Some(e);
+            } else {
+                last_end = None;
             }
         }
         let name_defensive = super::injection::defensive_name(field.item);
@@ -759,7 +771,7 @@ pub fn analyse(
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
-    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent;
+    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
     for range in reading.sentences.iter().cloned() {
@@ -779,9 +791,21 @@ pub fn analyse(
         // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
         // In Japanese and Korean the prohibition follows its verbs ("…전달하거나
         // 반복하지 마세요"): it negates its own clause, back to the last comma.
+        // "Never ask the user to paste a key" forbids a request; it does not
+        // skip a confirmation.
+        let asks_to = |h: &lang::Hit| {
+            bit(h.concept as u8) & t.c.no_consent != 0 && {
+                let rest = text[h.span.1 as usize..].trim_start();
+                let rest = ["the user ", "users ", "them ", "the customer ", "anyone "]
+                    .iter()
+                    .find_map(|p| rest.strip_prefix(p))
+                    .unwrap_or(rest);
+                rest.starts_with("to ")
+            }
+        };
         let prohibition = own
             .iter()
-            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0);
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0 || asks_to(h));
         let negated_from = prohibition.map(|h| h.span.1 as usize);
         let negated_back = prohibition
             .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
@@ -794,6 +818,16 @@ pub fn analyse(
             });
         for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
             let b = bit(h.concept as u8);
+            if asks_to(h) {
+                sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
+                continue;
+            }
+            // "The address the user pasted": the user moved it, nobody is told to.
+            if b & (t.c.move_ | t.c.move_weak) != 0
+                && user_is_subject(&text[range.start..h.span.0 as usize])
+            {
+                continue;
+            }
             if b & negatable != 0
                 && (negated_from.is_some_and(|n| h.span.0 as usize >= n)
                     || negated_back
@@ -819,12 +853,14 @@ pub fn analyse(
             || sentence.contains('@')
             || (sen.sigs != 0 && sentence.contains('\''))
         {
+            let start = range.start;
             derive(
                 t,
                 &ctx,
                 field,
                 sentence,
-                negated_from.map(|n| n - range.start),
+                negated_from.map(|n| n - start),
+                &|a, b| reading.mentioned(start + a..start + b),
                 &mut sen,
             );
         }
@@ -926,7 +962,7 @@ fn find_gated(
     text: &str,
     sentences: &[std::ops::Range<usize>],
 ) -> (Vec<lang::Hit>, bool) {
-    let mut hits = t.lex.find(text);
+    let mut hits = t.lex.find_per_lang(text);
     let gated_any = hits.iter().any(|h| gated(h.lang));
     if gated_any {
         let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
@@ -945,6 +981,8 @@ fn find_gated(
             *langs[at].get_or_insert_with(|| t.sentence_lang(&text[r.clone()])) == Some(h.lang)
         });
     }
+    // A term listed under several languages hits once per language.
+    hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
     (hits, gated_any)
 }
 
@@ -1185,8 +1223,10 @@ fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> 
             .windows(2)
             .filter(|w| {
                 // "what they type" points back as well as "them" does.
-                w[1].sigs & (anaphor | t.c.user_words) != 0
-                    && (w[0].sigs & t.c.mask_what != 0 || w[1].sigs & t.c.conceal != 0)
+                // "… does not need to be told" is about the sentence before it.
+                w[1].sigs & t.c.conceal != 0
+                    || (w[1].sigs & (anaphor | t.c.user_words) != 0
+                        && w[0].sigs & t.c.mask_what != 0)
             })
             .map(|w| {
                 let mut m = w[0].clone();
@@ -1303,6 +1343,9 @@ struct ItemCtx<'a> {
     own_param: Option<String>,
     /// The item's parameter (or prompt argument) names, lowercased.
     params: Vec<String>,
+    /// Parameters typed boolean, integer or number: no text fits in them, so
+    /// "offer to `redact` …" names no destination.
+    scalars: Vec<String>,
 }
 
 impl<'a> ItemCtx<'a> {
@@ -1325,11 +1368,25 @@ impl<'a> ItemCtx<'a> {
             })
             .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
         let params = Self::collect_params(item);
+        let scalars = item
+            .map(|item| {
+                crate::detect::capability::params(item)
+                    .into_iter()
+                    .filter(|(_, v)| {
+                        v.get("type")
+                            .and_then(|t| t.as_str())
+                            .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"))
+                    })
+                    .map(|(k, _)| k.to_lowercase())
+                    .collect()
+            })
+            .unwrap_or_default();
         ItemCtx {
             s,
             item,
             own_param,
             params,
+            scalars,
         }
     }
 
@@ -1394,10 +1451,36 @@ impl<'a> ItemCtx<'a> {
             }
         }
         let mut bits = 0;
+        // A nested parameter written as code (`'outputdir'`) is a slot too,
+        // for the one thing its name can say: that it holds a location.
+        let b = sentence.as_bytes();
+        for (qs, qe) in quote_spans(b) {
+            let inner = &sentence[qs + 1..qe - 1];
+            if inner.len() <= 40
+                && inner
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                && ["dir", "path", "folder", "directory"]
+                    .iter()
+                    .any(|w| inner.ends_with(w))
+            {
+                bits |= tables().c.private_files;
+            }
+        }
         for p in &slots {
             let toks = crate::detect::capability::tokens(p);
             if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
                 bits |= tables().c.user_words;
+            }
+            // A path parameter names files and folders: "use the user's
+            // Downloads folder as `outputDir`" says where, not what is taken.
+            if toks.iter().any(|t| {
+                PATH_SLOTS.contains(&t.as_str())
+                    || ["dir", "path", "folder", "directory"]
+                        .iter()
+                        .any(|w| t.ends_with(w))
+            }) {
+                bits |= tables().c.private_files;
             }
             words.push_str(" . ");
             words.push_str(&toks.join(" "));
@@ -1450,6 +1533,59 @@ impl<'a> ItemCtx<'a> {
     }
 }
 
+/// The words before a verb end in the user as its subject: "the user",
+/// "the customer has".
+fn user_is_subject(before: &str) -> bool {
+    let mut w = before.split_whitespace().rev();
+    let mut last = w.next();
+    if last.is_some_and(|x| {
+        matches!(
+            x,
+            "has" | "have" | "had" | "just" | "already" | "themselves"
+        )
+    }) {
+        last = w.next();
+    }
+    let Some(subject) = last else {
+        return false;
+    };
+    matches!(
+        subject,
+        "user" | "customer" | "client" | "caller" | "requester"
+    ) && matches!(w.next(), Some("the" | "a" | "your"))
+}
+
+/// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, one line). An apostrophe
+/// inside a word ("the team's", "don't") neither opens nor closes a quote, so
+/// a possessive does not swallow the real quotation after it.
+fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let word = |i: usize| {
+        b.get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c >= 0x80)
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let q = b[i];
+            if (q == b'\'' && !(i > 0 && word(i - 1))) || q == b'"' {
+                let limit = (i + 122).min(b.len());
+                let close = (i + 3..limit).find(|&j| {
+                    // Korean and Japanese particles follow a closing quote directly.
+                    b[j] == q && (q == b'"' || !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
+                        || b[j] == b'\n'
+                });
+                if let Some(j) = close.filter(|&j| b[j] == q) {
+                    let span = (i, j + 1);
+                    i = j + 1;
+                    return Some(span);
+                }
+            }
+            i += 1;
+        }
+        None
+    })
+}
+
 fn is_kana_or_hangul(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }
@@ -1461,9 +1597,13 @@ fn derive(
     field: &TextField<'_>,
     sentence: &str,
     negated_from: Option<usize>,
+    mentioned: &dyn Fn(usize, usize) -> bool,
     sen: &mut Sentence,
 ) {
     let bytes = sentence.as_bytes();
+    // An address or value inside a quoted example ("a description saying
+    // '… attacker@… …'") is reported, not given.
+    let used = |m: &regex::bytes::Match<'_>| !mentioned(m.start(), m.end());
     let live = |start: usize| negated_from.is_none_or(|n| start < n);
     let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
     if sen.sigs & t.c.user_choice == 0
@@ -1472,7 +1612,7 @@ fn derive(
         sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
     }
     if sentence.contains("://") || sentence.contains("www.") {
-        for u in t.url.find_iter(bytes) {
+        for u in t.url.find_iter(bytes).filter(used) {
             let u = text(u);
             sen.add(Derived::WhereExt as u8, &u);
             sen.add(Derived::Value as u8, &u);
@@ -1498,13 +1638,13 @@ fn derive(
         );
     }
     if sentence.contains('@')
-        && let Some(m) = t.email.find(bytes)
+        && let Some(m) = t.email.find_iter(bytes).find(used)
     {
         let e = text(m);
         sen.add(Derived::WhereExt as u8, &e);
         sen.add(Derived::Value as u8, &e);
     }
-    if let Some(m) = t.ip.find(bytes) {
+    if let Some(m) = t.ip.find_iter(bytes).find(used) {
         let ip = text(m);
         if ip
             .split('.')
@@ -1523,6 +1663,7 @@ fn derive(
         }
         if let Some(n) = (1..=3).find_map(|i| caps.get(i)).map(text)
             && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
+            && !ctx.scalars.contains(&n)
         {
             sen.add(Derived::Dest as u8, &format!("into `{n}`"));
             sen.add(Derived::WhereParam as u8, &n);
@@ -1540,14 +1681,14 @@ fn derive(
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
     for re in [&t.iban, &t.wallet] {
-        if let Some(m) = re.find(bytes) {
+        if let Some(m) = re.find_iter(bytes).find(used) {
             sen.add(Derived::Value as u8, &text(m));
         }
     }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).
-    for m in t.quoted.find_iter(bytes) {
-        let inner = text(m);
+    for (qs, qe) in quote_spans(bytes).filter(|&(a, b)| !mentioned(a, b)) {
+        let inner = String::from_utf8_lossy(&bytes[qs..qe]).into_owned();
         let inner = inner.trim_matches(['\'', '"']);
         // A tool written as code (`'reconnect'`) is named however short its name.
         if field.item.is_none_or(|i| !same_name(i, inner)) && !ctx.is_param(inner) {
@@ -1686,6 +1827,20 @@ fn derive(
 }
 
 /// A query, prompt or message slot carries the user's own words by design.
+/// Words of a parameter name that make it a file-system location.
+const PATH_SLOTS: &[&str] = &[
+    "dir",
+    "directory",
+    "path",
+    "folder",
+    "file",
+    "filename",
+    "filepath",
+    "location",
+    "cwd",
+    "root",
+];
+
 const QUERY_SLOTS: &[&str] = &[
     "query",
     "q",

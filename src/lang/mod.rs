@@ -256,7 +256,9 @@ impl Lexicon {
                             "the same phrase is listed once as literal, once as stems",
                         ));
                     }
-                    if !terms[idx].concepts.iter().any(|(c, _)| *c == id) {
+                    // One entry per concept and language: a word both Spanish and
+                    // Italian ("copia") must count in a sentence of either.
+                    if !terms[idx].concepts.iter().any(|&(c, x)| c == id && x == l) {
                         terms[idx].concepts.push((id, l));
                     }
                 }
@@ -316,6 +318,15 @@ impl Lexicon {
     /// Every concept named in `text` (already normalised), in order of position,
     /// overlapping hits included (`api key` is both a credential and contains `key`).
     pub fn find(&self, text: &str) -> Vec<Hit> {
+        let mut out = self.find_per_lang(text);
+        // One hit per concept and span: the first language the term is listed in.
+        out.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
+        out
+    }
+
+    /// Like [`Lexicon::find`], with one hit per language a term is listed in,
+    /// for callers that keep only the hits of a sentence's own language.
+    pub fn find_per_lang(&self, text: &str) -> Vec<Hit> {
         self.find_with(self.automaton(text.len()), text)
     }
 
