@@ -307,6 +307,9 @@ pub fn tables() -> &'static Tables {
                 | sig("deceive")
                 | sig("act")
                 | sig("obey")
+                | sig("session_scope")
+                | sig("rule_modal")
+                | sig("framing")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -334,7 +337,7 @@ pub fn tables() -> &'static Tables {
                 "move", "move_weak", "read", "conceal", "override", "shadow_change",
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
-                "user_choice", "narrow_reply", "tool_output", "obey", "session_scope",
+                "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -820,6 +823,15 @@ pub fn analyse(
             let b = bit(h.concept as u8);
             if asks_to(h) {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
+                continue;
+            }
+            // "Valid values include: contacts, …" lists; it orders nothing.
+            if b & t.c.move_weak != 0
+                && lists_values(
+                    &text[range.start..h.span.0 as usize],
+                    &text[h.span.1 as usize..range.end],
+                )
+            {
                 continue;
             }
             // "The address the user pasted": the user moved it, nobody is told to.
@@ -1474,12 +1486,16 @@ impl<'a> ItemCtx<'a> {
             }
             // A path parameter names files and folders: "use the user's
             // Downloads folder as `outputDir`" says where, not what is taken.
-            if toks.iter().any(|t| {
-                PATH_SLOTS.contains(&t.as_str())
-                    || ["dir", "path", "folder", "directory"]
-                        .iter()
-                        .any(|w| t.ends_with(w))
-            }) {
+            // Only the field's own parameter here (a prose "folder" names none);
+            // parameters written as code are read below.
+            if self.own_param.as_deref() == Some(p.as_str())
+                && toks.iter().any(|t| {
+                    PATH_SLOTS.contains(&t.as_str())
+                        || ["dir", "path", "folder", "directory"]
+                            .iter()
+                            .any(|w| t.ends_with(w))
+                })
+            {
                 bits |= tables().c.private_files;
             }
             words.push_str(" . ");
@@ -1531,6 +1547,43 @@ impl<'a> ItemCtx<'a> {
     fn is_own_tool(&self, name: &str) -> bool {
         own_tool_names(self.s).contains_key(&squash(name))
     }
+}
+
+/// A weak verb used to list ("values include: …", "options include a, b"):
+/// a colon follows, or its subject is a plural noun of kinds.
+fn lists_values(before: &str, after: &str) -> bool {
+    after.trim_start().starts_with(':')
+        || before.split_whitespace().next_back().is_some_and(|w| {
+            matches!(
+                w,
+                "values"
+                    | "options"
+                    | "types"
+                    | "examples"
+                    | "kinds"
+                    | "choices"
+                    | "formats"
+                    | "categories"
+                    | "objects"
+                    | "fields"
+                    | "properties"
+                    | "modes"
+                    | "states"
+                    | "statuses"
+                    | "levels"
+                    | "roles"
+                    | "scopes"
+                    | "events"
+                    | "resources"
+                    | "ones"
+                    | "these"
+                    | "they"
+                    | "which"
+                    | "that"
+                    | "entries"
+                    | "items"
+            )
+        })
 }
 
 /// The words before a verb end in the user as its subject: "the user",

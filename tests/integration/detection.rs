@@ -363,8 +363,8 @@ fn dev_set_recall_and_false_positives_per_half() {
     };
     let (tune_recall, tune_fpr) = (rate("tune", true), rate("tune", false));
     let (test_recall, test_fpr) = (rate("test", true), rate("test", false));
-    assert!(tune_recall >= 78.0, "tuning-half recall fell");
+    assert!(tune_recall >= 82.0, "tuning-half recall fell");
     assert!(tune_fpr <= 5.5, "tuning-half false-positive rate rose");
-    assert!(test_recall >= 63.0, "test-half recall fell");
+    assert!(test_recall >= 67.0, "test-half recall fell");
     assert!(test_fpr <= 12.0, "test-half false-positive rate rose");
 }
