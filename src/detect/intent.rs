@@ -1379,20 +1379,7 @@ impl<'a> ItemCtx<'a> {
                     .flatten()
             })
             .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
-        let params = Self::collect_params(item);
-        let scalars = item
-            .map(|item| {
-                crate::detect::capability::params(item)
-                    .into_iter()
-                    .filter(|(_, v)| {
-                        v.get("type")
-                            .and_then(|t| t.as_str())
-                            .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"))
-                    })
-                    .map(|(k, _)| k.to_lowercase())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let (params, scalars) = Self::collect_params(item);
         ItemCtx {
             s,
             item,
@@ -1406,14 +1393,24 @@ impl<'a> ItemCtx<'a> {
         &self.params
     }
 
-    fn collect_params(item: Option<&crate::surface::Item>) -> Vec<String> {
+    /// Parameter names, and those of them typed boolean, integer or number,
+    /// from one walk over the schema.
+    fn collect_params(item: Option<&crate::surface::Item>) -> (Vec<String>, Vec<String>) {
         let Some(item) = item else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
-        let mut out: Vec<String> = crate::detect::capability::params(item)
-            .into_iter()
-            .map(|(k, _)| k.to_lowercase())
-            .collect();
+        let mut out = Vec::new();
+        let mut scalars = Vec::new();
+        for (k, v) in crate::detect::capability::params(item) {
+            let k = k.to_lowercase();
+            if v.get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"))
+            {
+                scalars.push(k.clone());
+            }
+            out.push(k);
+        }
         if let Some(args) = item.raw.get("arguments").and_then(|a| a.as_array()) {
             out.extend(
                 args.iter()
@@ -1422,7 +1419,7 @@ impl<'a> ItemCtx<'a> {
             );
         }
         out.retain(|n| n.len() >= 2);
-        out
+        (out, scalars)
     }
 
     fn concepts_of(words: &str) -> u64 {
@@ -1472,9 +1469,7 @@ impl<'a> ItemCtx<'a> {
                 && inner
                     .bytes()
                     .all(|c| c.is_ascii_alphanumeric() || c == b'_')
-                && ["dir", "path", "folder", "directory"]
-                    .iter()
-                    .any(|w| inner.ends_with(w))
+                && path_suffix(inner)
             {
                 bits |= tables().c.private_files;
             }
@@ -1489,12 +1484,9 @@ impl<'a> ItemCtx<'a> {
             // Only the field's own parameter here (a prose "folder" names none);
             // parameters written as code are read below.
             if self.own_param.as_deref() == Some(p.as_str())
-                && toks.iter().any(|t| {
-                    PATH_SLOTS.contains(&t.as_str())
-                        || ["dir", "path", "folder", "directory"]
-                            .iter()
-                            .any(|w| t.ends_with(w))
-                })
+                && toks
+                    .iter()
+                    .any(|t| PATH_SLOTS.contains(&t.as_str()) || path_suffix(t))
             {
                 bits |= tables().c.private_files;
             }
@@ -1547,6 +1539,14 @@ impl<'a> ItemCtx<'a> {
     fn is_own_tool(&self, name: &str) -> bool {
         own_tool_names(self.s).contains_key(&squash(name))
     }
+}
+
+/// A name that ends as a location does (`outputdir`, `repo_path`); "file"
+/// is not a suffix here ("profile").
+fn path_suffix(name: &str) -> bool {
+    ["dir", "path", "folder", "directory"]
+        .iter()
+        .any(|w| name.ends_with(w))
 }
 
 /// A weak verb used to list ("values include: …", "options include a, b"):
