@@ -57,6 +57,20 @@ fn main() -> anyhow::Result<()> {
             "--misses" => misses = true,
             "--markdown" => markdown = args.next().map(PathBuf::from),
             "--case" => only = args.next(),
+            "--trace" => {
+                // Any manifest in detail: the signals of every sentence.
+                let p = PathBuf::from(args.next().unwrap_or_default());
+                let opts = AcquireOptions {
+                    root: p.parent().map(PathBuf::from).unwrap_or_default(),
+                    ..AcquireOptions::default()
+                };
+                for s in &acquire_paths(&[p], &opts).surfaces {
+                    for line in mcptrustchecker::detect::injection::trace(s) {
+                        println!("  · {line}");
+                    }
+                }
+                return Ok(());
+            }
             _ => anyhow::bail!("unknown argument {a}"),
         }
     }

@@ -22,13 +22,13 @@ MALICIOUS = collections.OrderedDict([
     ("redirection", 10), ("innocent-param-exfil", 8), ("url-exfil", 8), ("prompt-theft", 8),
     ("line-jumping", 14), ("command", 10), ("split-payload", 8), ("hidden-text", 8),
     ("zero-width", 8), ("bidi", 6), ("lookalike-name", 8), ("classic-poisoning", 8),
-    ("elicitation", 6), ("cross-server-shadowing", 6),
+    ("elicitation", 6), ("cross-server-shadowing", 6), ("plain-intent", 0),
 ])
 BENIGN = collections.OrderedDict([
     ("benign-quoted-attacks", 1), ("benign-own-tool-guidance", 1), ("benign-honest-disclosure", 1),
     ("benign-sensitive-by-function", 1), ("benign-shell-docs", 1), ("benign-tokens-and-examples", 1),
     ("benign-multilingual", 22), ("benign-schema", 1), ("benign-server-instructions", 1),
-    ("benign-marketing", 1), ("benign-unicode", 1),
+    ("benign-marketing", 1), ("benign-unicode", 1), ("benign-security-ops", 0),
 ])
 MIN_TOTAL, MIN_MALICIOUS, MIN_BENIGN = 360, 230, 130
 MULTI_LANGS = ("es", "fr", "de", "pt", "it", "ru", "zh", "ja", "ko", "hi", "ar")
@@ -237,8 +237,10 @@ def main():
                 tech = c.get("technique")
                 if tech != tech_file:
                     err(where, "technique %r does not match file %r" % (tech, fn))
-                if set_no > 1 and isinstance(cid, str) and "-t%d-" % set_no not in cid:
-                    err(where, "cases of set %d need ids '<technique>-t%d-NN'" % (set_no, set_no))
+                # later sets: '-t<n>-' in tune/, '-x<n>-' in test/, so ids never collide
+                tag = "-%s%d-" % ("t" if half == "tune" else "x", set_no)
+                if set_no > 1 and isinstance(cid, str) and tag not in cid:
+                    err(where, "cases of set %d need ids '<technique>%sNN'" % (set_no, tag))
                 if isinstance(cid, str) and isinstance(tech, str) and not cid.startswith(tech + "-"):
                     err(where, "id should start with the technique name")
                 label = c.get("label")
@@ -261,7 +263,7 @@ def main():
     # coverage and split rules
     for tech in list(MALICIOUS) + list(BENIGN):
         for half in HALVES:
-            if not cases_by[tech][half]:
+            if not cases_by[tech][half] and MALICIOUS.get(tech, BENIGN.get(tech, 1)):
                 err(tech, "no cases in %s/" % half)
         total = sum(len(cases_by[tech][h]) for h in HALVES)
         need = MALICIOUS.get(tech, BENIGN.get(tech, 1))
