@@ -47,6 +47,7 @@ fn main() -> anyhow::Result<()> {
     let mut set = "all".to_string();
     let mut corpora: Option<PathBuf> = None;
     let mut misses = false;
+    let mut every = false;
     let mut markdown: Option<PathBuf> = None;
     let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
@@ -55,6 +56,7 @@ fn main() -> anyhow::Result<()> {
             "--set" => set = args.next().unwrap_or_default(),
             "--corpora" => corpora = args.next().map(PathBuf::from),
             "--misses" => misses = true,
+            "--all" => every = true,
             "--markdown" => markdown = args.next().map(PathBuf::from),
             "--case" => only = args.next(),
             "--trace" => {
@@ -117,10 +119,15 @@ fn main() -> anyhow::Result<()> {
         t.n += 1;
         t.flagged += usize::from(o.grade >= Grade::C);
         t.flagged12 += usize::from(o.grade12 >= Grade::C);
-        if misses && c.half == "tune" && ((o.grade >= Grade::C) != c.malicious) {
+        if (every || misses && (o.grade >= Grade::C) != c.malicious) && c.half == "tune" {
             println!(
                 "{} {} ({}) grade {} / stage 1-2 {}: {}",
-                if c.malicious { "MISS" } else { "FP  " },
+                match (c.malicious, o.grade >= Grade::C) {
+                    (true, false) => "MISS",
+                    (false, true) => "FP  ",
+                    (true, true) => "HIT ",
+                    (false, false) => "OK  ",
+                },
                 c.id,
                 c.technique,
                 o.grade,

@@ -271,7 +271,7 @@ pub struct ServerSurface {
     /// tool names and their first sentences), computed on first use: data a
     /// server is about is not out of place in its own text.
     #[serde(skip)]
-    pub purpose: std::sync::OnceLock<u64>,
+    pub purpose: std::sync::OnceLock<u128>,
     /// Tool names with case and separators removed, built on first lookup (stage 2
     /// asks whether an identifier in a description names one of the server's
     /// tools), each with whether it is marked destructive.

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Derived {
-    WhereParam = 40,
+    WhereParam = 64,
     WhereExt,
     UrlTemplate,
     ToolOwn,
@@ -49,9 +49,13 @@ pub enum Derived {
     Impostor,
     /// The sentence is in another language or script than the field's first one.
     LangSwitch,
+    /// A bank account or wallet to pay into (IBAN, crypto address).
+    Account,
+    /// An English sentence that opens with an order's verb ("Add this key to …").
+    Imperative,
 }
 
-const DERIVED: [(&str, Derived); 19] = [
+const DERIVED: [(&str, Derived); 21] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -71,10 +75,12 @@ const DERIVED: [(&str, Derived); 19] = [
     ("param_named", Derived::ParamNamed),
     ("impostor", Derived::Impostor),
     ("lang_switch", Derived::LangSwitch),
+    ("account", Derived::Account),
+    ("imperative", Derived::Imperative),
 ];
 
-fn bit(i: u8) -> u64 {
-    1u64 << i
+fn bit(i: u8) -> u128 {
+    1u128 << i
 }
 
 #[derive(Deserialize)]
@@ -114,27 +120,27 @@ pub struct Combo {
     pub id: String,
     pub rule: String,
     pub scope: Scope,
-    all: Vec<u64>,
+    all: Vec<u128>,
     /// Item scope: groups other fields of the tool must supply.
-    with: Vec<u64>,
+    with: Vec<u128>,
     severity: Severity,
     confidence: Confidence,
-    escalate: Vec<u64>,
-    confirm: Vec<u64>,
-    weaken: u64,
+    escalate: Vec<u128>,
+    confirm: Vec<u128>,
+    weaken: u128,
     weak: (Severity, Confidence),
 }
 
 impl Combo {
-    fn matches(&self, sigs: u64) -> bool {
+    fn matches(&self, sigs: u128) -> bool {
         self.all.iter().all(|g| sigs & g != 0)
     }
     /// Severity and confidence of this combination on `sigs` (which match).
-    fn grade(&self, sigs: u64) -> (Severity, Confidence) {
+    fn grade(&self, sigs: u128) -> (Severity, Confidence) {
         if sigs & self.weaken != 0 {
             return self.weak;
         }
-        let groups = |gs: &[u64]| !gs.is_empty() && gs.iter().all(|g| sigs & g != 0);
+        let groups = |gs: &[u128]| !gs.is_empty() && gs.iter().all(|g| sigs & g != 0);
         let mut sev = self.severity;
         let mut conf = self.confidence;
         if groups(&self.escalate) {
@@ -162,6 +168,8 @@ pub struct Tables {
     url: Regex,
     email: Regex,
     ip: Regex,
+    /// A host name with a common top-level domain, written without a scheme.
+    host: Regex,
     iban: Regex,
     wallet: Regex,
     /// Words that introduce a quotation ("a page saying '…'").
@@ -198,29 +206,37 @@ struct FrameDef {
 
 /// Concept bits the code reads by name.
 struct Concepts {
-    mask_what: u64,
-    trigger_any: u64,
-    defensive: u64,
-    example: u64,
-    conceal: u64,
-    override_: u64,
-    no_consent: u64,
-    other_tool: u64,
-    move_: u64,
-    act: u64,
-    shadow_object: u64,
-    tool_output: u64,
-    context: u64,
-    secret: u64,
-    user_words: u64,
-    prohibit: u64,
-    user_choice: u64,
-    move_weak: u64,
-    read: u64,
-    obey: u64,
-    private_files: u64,
+    mask_what: u128,
+    trigger_any: u128,
+    defensive: u128,
+    example: u128,
+    conceal: u128,
+    override_: u128,
+    no_consent: u128,
+    other_tool: u128,
+    move_: u128,
+    act: u128,
+    shadow_object: u128,
+    tool_output: u128,
+    context: u128,
+    secret: u128,
+    user_words: u128,
+    prohibit: u128,
+    /// Words that address the model or claim authority over it.
+    addressed: u128,
+    framing: u128,
+    addressee: u128,
+    /// Verbs an order can open with (move, read, act, run, harm).
+    verbs: u128,
+    /// Concepts that only weaken a structure (disclosure, defensive, example, prohibition).
+    weakening: u128,
+    user_choice: u128,
+    move_weak: u128,
+    read: u128,
+    obey: u128,
+    private_files: u128,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
-    actionable: u64,
+    actionable: u128,
 }
 
 #[derive(Deserialize)]
@@ -237,8 +253,8 @@ pub fn tables() -> &'static Tables {
     T.get_or_init(|| {
         let lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml"))
             .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
-        assert!(lex.len() < 40, "intent.toml: too many concepts for the bit set");
-        let sig = |name: &str| -> u64 {
+        assert!(lex.len() < 64, "intent.toml: too many concepts for the bit set");
+        let sig = |name: &str| -> u128 {
             if let Some((_, d)) = DERIVED.iter().find(|(n, _)| *n == name) {
                 return bit(*d as u8);
             }
@@ -247,7 +263,7 @@ pub fn tables() -> &'static Tables {
                 .unwrap_or_else(|| panic!("combos.toml: unknown signal `{name}`"));
             bit(id as u8)
         };
-        let group = |g: &[String]| g.iter().fold(0u64, |m, n| m | sig(n));
+        let group = |g: &[String]| g.iter().fold(0u128, |m, n| m | sig(n));
         let file: ComboFile = toml_edit::de::from_str(include_str!("../data/lang/combos.toml"))
             .unwrap_or_else(|e| panic!("src/data/lang/combos.toml: {e}"));
         let combos = file
@@ -292,6 +308,8 @@ pub fn tables() -> &'static Tables {
         let c = Concepts {
             mask_what: sig("secret")
                 | sig("private_files")
+                | sig("persist")
+                | sig("sec_control")
                 | sig("context")
                 | sig("personal")
                 | sig("user_words"),
@@ -310,6 +328,12 @@ pub fn tables() -> &'static Tables {
                 | sig("session_scope")
                 | sig("rule_modal")
                 | sig("framing")
+                | sig("harm")
+                | sig("jailbreak")
+                | sig("lie")
+                | sig("exec_order")
+                | sig("persist")
+                | sig("sec_control")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -328,6 +352,20 @@ pub fn tables() -> &'static Tables {
             secret: sig("secret"),
             user_words: sig("user_words"),
             prohibit: sig("prohibit"),
+            addressed: sig("addressee") | sig("framing"),
+            framing: sig("framing"),
+            addressee: sig("addressee"),
+            verbs: sig("move")
+                | sig("move_weak")
+                | sig("act")
+                | sig("read")
+                | sig("exec_verb")
+                | sig("harm")
+                | sig("exec_order"),
+            weakening: sig("disclosure")
+                | sig("defensive")
+                | sig("example_frame")
+                | sig("prohibit"),
             user_choice: sig("user_choice"),
             move_weak: sig("move_weak"),
             read: sig("read"),
@@ -338,6 +376,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -381,18 +420,25 @@ pub fn tables() -> &'static Tables {
                     .map(|w| regex::escape(w))
                     .collect::<Vec<_>>()
                     .join("|");
-                re(&format!(r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b"))
+                re(&format!(
+                    r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b|\b(?:call|calls|calling|invoke|invokes|invoking)\s+(?:the\s+)?({alt})\b"
+                ))
             },
             c,
             url: re(r#"(?:https?|ftp|wss?)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
             email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
             ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
-            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){3,7}\b"),
+            // Only as a destination ("to", "into", "at"): a host named in passing
+            // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
+            // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
+            host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
+            // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
+            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
             quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?(?:\s+like)?|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
-            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b"#),
+            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
             // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
             call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
             // Assigning a slot a value: "set it to", "fill the filter with".
@@ -511,7 +557,7 @@ fn gated(l: lang::Lang) -> bool {
 /// What one sentence names: a signal bit set and the first words that gave each signal.
 #[derive(Debug, Clone, Default)]
 pub struct Sentence {
-    pub sigs: u64,
+    pub sigs: u128,
     pub evidence: Vec<(u8, String)>,
     pub text: String,
 }
@@ -532,12 +578,12 @@ pub struct FieldSignals {
     pub path: String,
     pub sentences: Vec<Sentence>,
     /// Field-wide signals (commands found by the pattern table, hidden text).
-    pub field_sigs: u64,
+    pub field_sigs: u128,
     pub field_evidence: Vec<(u8, String)>,
 }
 
 impl FieldSignals {
-    fn union(&self) -> u64 {
+    fn union(&self) -> u128 {
         self.sentences
             .iter()
             .fold(self.field_sigs, |m, s| m | s.sigs)
@@ -645,12 +691,19 @@ impl Reading {
                     mentions.push((e, r.end));
                 }
                 // A detector's sentence about what it detects reports attacks, it does not make one.
-                if purpose_defensive
-                    && hits
-                        .iter()
+                // Not when the model is addressed before any defensive word:
+                // "the agent appends … so the linter picks it up" is an order.
+                let first_defensive = hits
+                    .iter()
+                    .filter(inside)
+                    .find(|h| bit(h.concept as u8) & t.c.defensive != 0)
+                    .map(|h| h.span.0);
+                let addressed_first = first_defensive.is_some_and(|d| {
+                    hits.iter()
                         .filter(inside)
-                        .any(|h| bit(h.concept as u8) & t.c.defensive != 0)
-                {
+                        .any(|h| h.span.0 < d && bit(h.concept as u8) & t.c.addressed != 0)
+                });
+                if purpose_defensive && first_defensive.is_some() && !addressed_first {
                     mentions.push((r.start, r.end));
                 }
             }
@@ -768,7 +821,7 @@ pub fn analyse(
     let any_concept = reading
         .hits
         .iter()
-        .fold(0u64, |m, h| m | bit(h.concept as u8));
+        .fold(0u128, |m, h| m | bit(h.concept as u8));
     if any_concept & t.c.trigger_any == 0 && !hidden && cmd_norm.is_none() && !text.contains("://")
     {
         return (Vec::new(), sig);
@@ -851,11 +904,54 @@ pub fn analyse(
             if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
                 continue;
             }
+            // A word inside an address (`https://telemetry.example.org`,
+            // `audit@…`) cannot excuse what the sentence does with it.
+            if b & t.c.weakening != 0 && in_address(text, h.range()) {
+                continue;
+            }
+            // A key a call is made with ("using OPENAI_API_KEY") configures it; it is not sent.
+            if b & t.c.secret != 0
+                && text[h.range()].contains('_')
+                && auth_use(&text[range.start..h.span.0 as usize])
+            {
+                continue;
+            }
+            // "In every conversation" says when, not what: a quantified
+            // conversation after a preposition is a time, not data taken.
+            if b & t.c.context != 0
+                && ["every ", "each ", "all "]
+                    .iter()
+                    .any(|q| text[h.range()].starts_with(q))
+                && [
+                    "in",
+                    "during",
+                    "for",
+                    "across",
+                    "throughout",
+                    "at",
+                    "on",
+                    "per",
+                    "into",
+                ]
+                .iter()
+                .any(|p| text[range.start..h.span.0 as usize].trim_end().ends_with(p))
+            {
+                continue;
+            }
             // An action named inside a condition ("when deploying, …") is not an order.
             if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);
+        }
+        // An English order opens with its verb: "Add this key to …", "Also grab …".
+        let at = range.start + order_start(sentence);
+        if let Some(h) = own.iter().find(|h| {
+            h.span.0 as usize == at
+                && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
+                && h.lang == lang::Lang::En
+        }) {
+            sen.add(Derived::Imperative as u8, &text[h.range()]);
         }
         // Structure is only derived where there is something to combine it
         // with: an action, a concealment, a rule, data named, an address.
@@ -951,6 +1047,22 @@ pub fn analyse(
             );
         }
     }
+    // A heading that claims authority ("### assistant-only", "[SYSTEM]")
+    // frames every sentence under it.
+    let framing = t.c.framing;
+    if let Some(i) = sig.sentences.iter().zip(ranges).position(|(sen, r)| {
+        sen.sigs & framing != 0
+            && sen.sigs & !(framing | t.c.addressee) == 0
+            && text[r.clone()].split_whitespace().count() <= 6
+    }) {
+        let ev = crate::text::truncate_chars(text[ranges[i].clone()].trim(), 30);
+        for sen in sig.sentences.iter_mut().skip(i + 1) {
+            sen.add(
+                framing.trailing_zeros() as u8,
+                &format!("under the heading \"{ev}\""),
+            );
+        }
+    }
     // Only sentences that name something are kept, with their words for evidence.
     let mut kept = Vec::new();
     for (sen, r) in sig.sentences.into_iter().zip(ranges) {
@@ -1000,6 +1112,10 @@ fn find_gated(
 
 /// The words before a hit make it a condition: "when deploying", "if you delete".
 fn in_condition(before: &str) -> bool {
+    // "Before the lookup, turn off …": the condition ends at its comma.
+    let before = before
+        .rfind([',', ';', ':'])
+        .map_or(before, |i| &before[i + 1..]);
     let words: Vec<&str> = before
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
@@ -1165,7 +1281,7 @@ pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<S
                     continue;
                 }
                 // The rest from other fields' sentences.
-                let mut rest = 0u64;
+                let mut rest = 0u128;
                 let mut rest_fields = Vec::new();
                 let mut merged = core.clone();
                 for (gi, g) in fields.iter().enumerate() {
@@ -1257,7 +1373,7 @@ fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> 
         Vec::new()
     };
     for combo in t.combos.iter().filter(|c| scopes.contains(&c.scope)) {
-        let candidates: Vec<(u64, Option<&Sentence>, bool)> = match combo.scope {
+        let candidates: Vec<(u128, Option<&Sentence>, bool)> = match combo.scope {
             Scope::Sentence => sig
                 .sentences
                 .iter()
@@ -1314,7 +1430,7 @@ fn explain_sentence(
     t: &Tables,
     s: &Sentence,
     f: &FieldSignals,
-    sigs: u64,
+    sigs: u128,
     combo: &Combo,
 ) -> String {
     let relevant = combo
@@ -1336,7 +1452,7 @@ fn explain_sentence(
         .join(" · ")
 }
 
-fn explain(t: &Tables, f: &FieldSignals, sigs: u64, combo: &Combo) -> String {
+fn explain(t: &Tables, f: &FieldSignals, sigs: u128, combo: &Combo) -> String {
     let mut all = Sentence::default();
     for s in &f.sentences {
         for (b, ev) in &s.evidence {
@@ -1422,21 +1538,21 @@ impl<'a> ItemCtx<'a> {
         (out, scalars)
     }
 
-    fn concepts_of(words: &str) -> u64 {
+    fn concepts_of(words: &str) -> u128 {
         let t = tables();
         let norm = lang::normalize(words);
         let sentences = lang::sentences(&norm.text);
         find_gated(t, &norm.text, &sentences)
             .0
             .iter()
-            .fold(0u64, |m, h| m | bit(h.concept as u8))
+            .fold(0u128, |m, h| m | bit(h.concept as u8))
             & t.c.mask_what
     }
 
     /// Sensitive-data concepts the tool's purpose names: its name and first
     /// sentence, and what its server is about (a CRM server's tools are about
     /// contacts even when one tool's name is not).
-    fn purpose(&self) -> u64 {
+    fn purpose(&self) -> u128 {
         let mut words = String::new();
         if let Some(item) = self.item {
             words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
@@ -1448,7 +1564,7 @@ impl<'a> ItemCtx<'a> {
 
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
     /// name says what it carries: `api_key`, `originalUserMessage`, `mail_password`).
-    fn slot_purpose(&self, sentence: &str) -> u64 {
+    fn slot_purpose(&self, sentence: &str) -> u128 {
         let mut words = String::new();
         let mut slots: Vec<String> = Vec::new();
         if let Some(p) = &self.own_param {
@@ -1476,6 +1592,11 @@ impl<'a> ItemCtx<'a> {
         }
         for p in &slots {
             let toks = crate::detect::capability::tokens(p);
+            // A "name" that is a sentence (`paste_full_contents_of_…_here`) is
+            // a carrier, not a description of what the slot holds.
+            if toks.len() > 5 {
+                continue;
+            }
             if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
                 bits |= tables().c.user_words;
             }
@@ -1697,6 +1818,19 @@ fn derive(
         sen.add(Derived::WhereExt as u8, &e);
         sen.add(Derived::Value as u8, &e);
     }
+    // A bare host name ("forward them to cookie-jar.example.com").
+    if sen.sigs & bit(Derived::WhereExt as u8) == 0
+        && sentence.contains('.')
+        && let Some(m) = t
+            .host
+            .captures_iter(bytes)
+            .filter_map(|c| c.get(1))
+            .find(|m| used(m))
+    {
+        let h = text(m);
+        sen.add(Derived::WhereExt as u8, &h);
+        sen.add(Derived::Value as u8, &h);
+    }
     if let Some(m) = t.ip.find_iter(bytes).find(used) {
         let ip = text(m);
         if ip
@@ -1730,12 +1864,18 @@ fn derive(
             sen.add(Derived::ToolKnown as u8, &format!("{owner}'s `{tool}`"));
         }
     }
-    if let Some(m) = t.env_secret.find(bytes) {
+    // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo.
+    if let Some(m) = t
+        .env_secret
+        .find_iter(bytes)
+        .find(|m| !auth_use(&sentence[..m.start()]))
+    {
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
     for re in [&t.iban, &t.wallet] {
         if let Some(m) = re.find_iter(bytes).find(used) {
             sen.add(Derived::Value as u8, &text(m));
+            sen.add(Derived::Account as u8, &text(m));
         }
     }
     // A quoted literal is an injected value unless it is an identifier (a
@@ -1772,7 +1912,7 @@ fn derive(
             .lex
             .find(&lang::normalize(&words).text)
             .iter()
-            .fold(0u64, |m, h| m | bit(h.concept as u8));
+            .fold(0u128, |m, h| m | bit(h.concept as u8));
         if b & t.c.shadow_object != 0 {
             sen.add(
                 t.c.shadow_object.trailing_zeros() as u8,
@@ -1868,6 +2008,7 @@ fn derive(
         let w = caps
             .get(1)
             .or_else(|| caps.get(2))
+            .or_else(|| caps.get(3))
             .map(text)
             .unwrap_or_default();
         if !ctx.is_own_tool(&w) {
@@ -1963,11 +2104,86 @@ fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
 }
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
+/// Where an order's verb would stand in a sentence: past a list marker, a
+/// short label ending in `:` ("note for the assistant:") and adverbs that
+/// may precede an imperative ("also", "then", "quietly").
+fn order_start(sentence: &str) -> usize {
+    const FILLERS: [&str; 16] = [
+        "also",
+        "then",
+        "and",
+        "please",
+        "now",
+        "first",
+        "next",
+        "just",
+        "simply",
+        "always",
+        "immediately",
+        "secretly",
+        "silently",
+        "quietly",
+        "finally",
+        "additionally",
+    ];
+    let mut at = sentence
+        .find(|c: char| c.is_alphanumeric())
+        .unwrap_or(sentence.len());
+    if let Some(colon) = sentence[at..].find(':').filter(|&c| c <= 40) {
+        let after = at + colon + 1;
+        at = after
+            + sentence[after..]
+                .find(|c: char| c.is_alphanumeric())
+                .unwrap_or(sentence.len() - after);
+    }
+    loop {
+        let rest = &sentence[at..];
+        let word_end = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if !FILLERS.contains(&&rest[..word_end]) {
+            return at;
+        }
+        let next = rest[word_end..]
+            .find(|c: char| c.is_alphanumeric())
+            .map_or(rest.len(), |i| word_end + i);
+        if next == rest.len() {
+            return at;
+        }
+        at += next;
+    }
+}
+
+/// True when the text before a credential's name says a call is made with it
+/// ("using", "with", "via", "reads … from").
+fn auth_use(before: &str) -> bool {
+    let before = before.trim_end();
+    ["using", "with", "via", "from", "reads", "read"]
+        .iter()
+        .any(|w| before.ends_with(w))
+}
+
+/// True when `r` lies inside a URL or an e-mail address (the whitespace-delimited
+/// token around it holds `://` or `@`).
+fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
+    let start = text[..r.start]
+        .rfind(|c: char| c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let end = text[r.end..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(text.len(), |i| r.end + i);
+    let token = &text[start..end];
+    token.contains("://") || token.contains('@')
+}
+
 fn first_sentence(text: &str) -> &str {
     let cut = text
         .char_indices()
         .find(|&(i, c)| {
-            matches!(c, '.' | '\n' | '!' | '?') && text[i + c.len_utf8()..].starts_with([' ', '\n'])
+            // Scripts without spaces end a sentence with their own full stop.
+            matches!(c, '。' | '！' | '？' | '।' | '؟')
+                || matches!(c, '.' | '\n' | '!' | '?')
+                    && text[i + c.len_utf8()..].starts_with([' ', '\n'])
         })
         .map_or(text.len(), |(i, _)| i)
         .min(400);
@@ -1976,7 +2192,7 @@ fn first_sentence(text: &str) -> &str {
 
 /// What a server is about, computed once per surface: its name, the first
 /// sentence of its instructions, and each tool's name and first sentence.
-fn server_purpose(s: &ServerSurface) -> u64 {
+fn server_purpose(s: &ServerSurface) -> u128 {
     *s.purpose.get_or_init(|| {
         let mut words = s.name.replace(['_', '-'], " ");
         if let Some(i) = &s.instructions {
