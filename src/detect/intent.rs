@@ -334,6 +334,7 @@ pub fn tables() -> &'static Tables {
                 | sig("exec_order")
                 | sig("persist")
                 | sig("sec_control")
+                | sig("trigger")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -448,11 +449,11 @@ pub fn tables() -> &'static Tables {
             // "Into this" names the slot unless a place follows ("into this conversation").
             here: re(r"\b(?:here|in here|into this\s+(?:one|box|string|text)|in this (?:field|parameter|param|value|slot|argument)|into this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b|\binto this(?:\s*$|\s*[.,;:)])"),
             // The model's own setup, however it is called: "what you were told", "the text above the first user message".
-            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b"),
+            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b|\b(?:configured|set\s+up|prompted|primed|instructed|briefed|programmed|seeded)\s+you\b"),
             // `call get_compensation`, `via send_message`: a tool named without code marks.
             bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
             // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
-            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
+            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
             // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
             possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
             // Account, routing and card numbers: a concrete value injected into a call.
@@ -1848,7 +1849,7 @@ fn derive(
         if !live(caps.get(0).map_or(0, |m| m.start())) {
             continue;
         }
-        if let Some(n) = (1..=3).find_map(|i| caps.get(i)).map(text)
+        if let Some(n) = (1..=4).find_map(|i| caps.get(i)).map(text)
             && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
             && !ctx.scalars.contains(&n)
         {
