@@ -53,9 +53,12 @@ pub enum Derived {
     Account,
     /// An English sentence that opens with an order's verb ("Add this key to …").
     Imperative,
+    /// The text is a label written as a sentence: a title of eight words or
+    /// more, or a property name of more than five.
+    Label,
 }
 
-const DERIVED: [(&str, Derived); 21] = [
+const DERIVED: [(&str, Derived); 22] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -77,6 +80,7 @@ const DERIVED: [(&str, Derived); 21] = [
     ("lang_switch", Derived::LangSwitch),
     ("account", Derived::Account),
     ("imperative", Derived::Imperative),
+    ("label", Derived::Label),
 ];
 
 fn bit(i: u8) -> u128 {
@@ -818,6 +822,15 @@ pub fn analyse(
             Derived::SchemaValue as u8,
             "a value the model may use as is".into(),
         ));
+    }
+    // A label has no reason to be a sentence, still less one that gives orders.
+    let words = text.split_whitespace().count();
+    if (field.path.ends_with(".title") && !field.path.contains("Schema") && words >= 8)
+        || (field.channel == crate::surface::Channel::Name && words > 5)
+    {
+        sig.field_sigs |= bit(Derived::Label as u8);
+        sig.field_evidence
+            .push((Derived::Label as u8, format!("a label of {words} words")));
     }
     let any_concept = reading
         .hits
