@@ -971,6 +971,7 @@ pub fn analyse(
         // with: an action, a concealment, a rule, data named, an address.
         if sen.sigs & t.c.actionable != 0
             || hidden
+            || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)
             || sentence.contains("://")
             || sentence.contains('@')
             || (sen.sigs != 0 && sentence.contains('\''))
