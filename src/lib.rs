@@ -27,7 +27,7 @@ pub mod surface;
 pub mod text;
 
 /// Version of the scoring methodology. Bump whenever a change can move a score.
-pub const METHODOLOGY: &str = "mtc-rs-4";
+pub const METHODOLOGY: &str = "mtc-rs-5";
 
 /// The tool's own version, as written into every report.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -339,6 +339,8 @@ pub fn tables() -> &'static Tables {
                 | sig("persist")
                 | sig("sec_control")
                 | sig("trigger")
+                | sig("loop")
+                | sig("ask_user")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -381,7 +383,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),

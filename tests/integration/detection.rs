@@ -309,7 +309,7 @@ fn poison_in_a_schema_enum_is_reported_at_its_field_from_the_cli() {
 /// words, fields and languages, and honest look-alikes, in a tuning half and a
 /// test half split by paraphrase. A case is caught when its server grades C or
 /// worse on the whole pipeline. The floors are the figures measured when the
-/// grammar frames landed (81.0 % / 66.4 %), less a margin: they catch a regression, not a target
+/// plainly stated intent landed (89.5 % / 74.0 %), less a margin: they catch a regression, not a target
 /// (`cargo run --release --example detection_eval` prints the per-technique table).
 #[test]
 fn dev_set_recall_and_false_positives_per_half() {
@@ -363,8 +363,8 @@ fn dev_set_recall_and_false_positives_per_half() {
     };
     let (tune_recall, tune_fpr) = (rate("tune", true), rate("tune", false));
     let (test_recall, test_fpr) = (rate("test", true), rate("test", false));
-    assert!(tune_recall >= 82.0, "tuning-half recall fell");
-    assert!(tune_fpr <= 5.5, "tuning-half false-positive rate rose");
-    assert!(test_recall >= 67.0, "test-half recall fell");
-    assert!(test_fpr <= 12.0, "test-half false-positive rate rose");
+    assert!(tune_recall >= 87.0, "tuning-half recall fell");
+    assert!(tune_fpr <= 5.0, "tuning-half false-positive rate rose");
+    assert!(test_recall >= 71.0, "test-half recall fell");
+    assert!(test_fpr <= 8.0, "test-half false-positive rate rose");
 }
