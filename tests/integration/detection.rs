@@ -309,7 +309,7 @@ fn poison_in_a_schema_enum_is_reported_at_its_field_from_the_cli() {
 /// words, fields and languages, and honest look-alikes, in a tuning half and a
 /// test half split by paraphrase. A case is caught when its server grades C or
 /// worse on the whole pipeline. The floors are the figures measured when the
-/// plainly stated intent landed (89.5 % / 74.0 %), less a margin: they catch a regression, not a target
+/// plainly stated intent landed (89.7 % / 74.0 %), less a margin: they catch a regression, not a target
 /// (`cargo run --release --example detection_eval` prints the per-technique table).
 #[test]
 fn dev_set_recall_and_false_positives_per_half() {
