@@ -22,6 +22,7 @@ FROM ${BUILD_BASE} AS build
 ENV CARGO_TARGET_DIR=/build/target \
     CARGO_TERM_COLOR=never
 COPY Cargo.toml Cargo.lock /build/src/
+COPY build.rs /build/src/
 COPY src /build/src/src
 COPY benches /build/src/benches
 RUN cargo build --release --locked --manifest-path /build/src/Cargo.toml --bin mcptrustchecker \

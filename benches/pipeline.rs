@@ -141,5 +141,37 @@ fn session(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, pipeline, text_stages, session);
+/// Start-up (issue 22): the first scan of a small manifest in a fresh process.
+/// Each iteration runs the release binary once (`CARGO_BIN_EXE_*`), so every
+/// table is loaded anew, as in a pull request's one-config scan.
+fn startup(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("mtc-startup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = dir.join("small.tools.json");
+    std::fs::write(
+        &manifest,
+        serde_json::to_vec_pretty(&synth::catalog(5, 42)).unwrap(),
+    )
+    .unwrap();
+    let report = dir.join("report.json");
+    let bin = env!("CARGO_BIN_EXE_mcptrustchecker");
+    let mut g = c.benchmark_group("startup");
+    g.sample_size(30);
+    g.bench_function("process/5-tools", |b| {
+        b.iter(|| {
+            std::process::Command::new(bin)
+                .arg("scan")
+                .arg(&manifest)
+                .args(["--format", "json", "--fail-on", "none", "-o"])
+                .arg(&report)
+                .stderr(std::process::Stdio::null())
+                .status()
+                .unwrap()
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, startup, pipeline, text_stages, session);
 criterion_main!(benches);

@@ -37,16 +37,16 @@ struct RuleFile {
 
 /// The stage files, in pipeline order.
 const SOURCES: &[(&str, &str)] = &[
-    ("acquire", include_str!("data/rules/acquire.toml")),
-    ("unicode", include_str!("data/rules/unicode.toml")),
-    ("injection", include_str!("data/rules/injection.toml")),
-    ("integrity", include_str!("data/rules/integrity.toml")),
-    ("policy", include_str!("data/rules/policy.toml")),
-    ("supply-chain", include_str!("data/rules/supply_chain.toml")),
-    ("live", include_str!("data/rules/live.toml")),
-    ("capability", include_str!("data/rules/capability.toml")),
-    ("toxic_flow", include_str!("data/rules/toxic_flow.toml")),
-    ("posture", include_str!("data/rules/posture.toml")),
+    ("acquire", crate::data::json!("rules/acquire")),
+    ("unicode", crate::data::json!("rules/unicode")),
+    ("injection", crate::data::json!("rules/injection")),
+    ("integrity", crate::data::json!("rules/integrity")),
+    ("policy", crate::data::json!("rules/policy")),
+    ("supply-chain", crate::data::json!("rules/supply_chain")),
+    ("live", crate::data::json!("rules/live")),
+    ("capability", crate::data::json!("rules/capability")),
+    ("toxic_flow", crate::data::json!("rules/toxic_flow")),
+    ("posture", crate::data::json!("rules/posture")),
 ];
 
 /// The whole catalogue, sorted by id.
@@ -57,8 +57,7 @@ pub fn all() -> &'static [Rule] {
         for (name, text) in SOURCES {
             // The files are compiled in and checked by a unit test, so a parse
             // failure is a build defect, not an input error.
-            let file: RuleFile = toml_edit::de::from_str(text)
-                .unwrap_or_else(|e| panic!("rule catalogue {name}.toml is invalid: {e}"));
+            let file: RuleFile = crate::data::parse(text, &format!("rules/{name}"));
             rules.extend(file.rule);
         }
         rules.sort_by(|a, b| a.id.cmp(&b.id));

@@ -82,15 +82,15 @@ struct Engine {
     remote: Option<ConceptId>,
 }
 
-const SRC: &str = include_str!("../data/lang/roles.toml");
+const SRC: &str = crate::data::json!("lang/roles");
 
 fn engine() -> &'static Engine {
     static E: OnceLock<Engine> = OnceLock::new();
     E.get_or_init(|| {
         // Compiled in and loaded by a unit test: an invalid file is a build defect.
-        let lex = Lexicon::from_toml(SRC).unwrap_or_else(|e| panic!("roles.toml: {e}"));
-        let file: RuleFile =
-            toml_edit::de::from_str(SRC).unwrap_or_else(|e| panic!("roles.toml rules: {e}"));
+        let lex = Lexicon::from_compiled(crate::data::lexicon!("lang/roles"))
+            .unwrap_or_else(|e| panic!("roles.toml: {e}"));
+        let file: RuleFile = crate::data::parse(SRC, "lang/roles");
         let kinds = (0..lex.len())
             .map(|i| {
                 let n = lex.name(i as ConceptId);

@@ -52,8 +52,7 @@ fn profiles() -> &'static [(Vec<String>, BuiltinProfile)] {
     static P: OnceLock<Vec<(Vec<String>, BuiltinProfile)>> = OnceLock::new();
     P.get_or_init(|| {
         // Compiled in and covered by a unit test.
-        let f: File = toml_edit::de::from_str(include_str!("../data/builtins.toml"))
-            .unwrap_or_else(|e| panic!("builtins.toml is invalid: {e}"));
+        let f: File = crate::data::parse(crate::data::json!("builtins"), "builtins");
         f.client
             .into_iter()
             .map(|c| {

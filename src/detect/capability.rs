@@ -107,26 +107,30 @@ struct ParamLex {
 struct Lexicon {
     name: NameLex,
     params: ParamLex,
-    exec_context: Regex,
-    exec_negative: Regex,
-    recipient_context: Regex,
-    output_path: Regex,
-    remote_context: Regex,
-    local_context: Regex,
-    input_path: Regex,
+    exec_context: crate::lazy::Lazy<Regex>,
+    exec_negative: crate::lazy::Lazy<Regex>,
+    recipient_context: crate::lazy::Lazy<Regex>,
+    output_path: crate::lazy::Lazy<Regex>,
+    remote_context: crate::lazy::Lazy<Regex>,
+    local_context: crate::lazy::Lazy<Regex>,
+    input_path: crate::lazy::Lazy<Regex>,
 }
 
 fn lexicon() -> &'static Lexicon {
     static LEX: OnceLock<Lexicon> = OnceLock::new();
     LEX.get_or_init(|| {
         // Compiled in and covered by a unit test: a parse failure is a build defect.
-        let file: LexiconFile =
-            toml_edit::de::from_str(include_str!("../data/capability_lexicon.toml"))
-                .unwrap_or_else(|e| panic!("capability_lexicon.toml is invalid: {e}"));
+        let file: LexiconFile = crate::data::parse(
+            crate::data::json!("capability_lexicon"),
+            "capability_lexicon",
+        );
         // ASCII word boundaries: a Unicode `\b` disables the lazy DFA and costs ~100× on long descriptions.
         let compile = |p: &str| {
-            Regex::new(&p.replace("\\b", "(?-u:\\b)"))
-                .unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"))
+            let p = p.to_string();
+            crate::lazy::Lazy::pattern(move || {
+                Regex::new(&p.replace("\\b", "(?-u:\\b)"))
+                    .unwrap_or_else(|e| panic!("capability_lexicon.toml pattern {p:?}: {e}"))
+            })
         };
         let d = &file.description;
         Lexicon {

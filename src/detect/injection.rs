@@ -1,15 +1,18 @@
 //! Stage 2, injection heuristics: the linguistic shape of an instruction aimed at
 //! the model rather than the human.
 //!
-//! The patterns are data (`src/data/injection.toml`), compiled once into one
-//! `RegexSet`; only the patterns that matched are re-run for their evidence span.
+//! The patterns are data (`src/data/injection.toml`); a literal prefilter
+//! (`crate::prefilter`) picks the patterns that can match a field, and only
+//! those are compiled (once, on first use) and run for their evidence span.
 //! A keyword hit alone stays weak; several kinds in one field corroborate each
 //! other and, past a threshold, escalate to MTC-INJ-POISON.
 
 use super::unicode::at_field;
 use crate::finding::{Confidence, Finding, Severity};
+use crate::lazy::Lazy;
+use crate::prefilter::Prefilter;
 use crate::surface::{Channel, ServerSurface, TextField};
-use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -80,22 +83,23 @@ struct UrlDef {
 /// The compiled tables.
 pub struct Compiled {
     pub patterns: Vec<PatternDef>,
-    set: RegexSet,
-    regexes: Vec<Regex>,
-    secrets: Vec<(String, String, Regex)>,
-    secret_set: RegexSet,
+    /// The patterns that may match a text (each is compiled on first use).
+    set: Prefilter,
+    regexes: Vec<Lazy<Regex>>,
+    secrets: Vec<(String, String, Lazy<Regex>)>,
+    secret_set: Prefilter,
     hosts: Vec<String>,
     path_sinks: Vec<String>,
     param_names: Vec<String>,
     example_secrets: Vec<String>,
-    url: Regex,
-    base64: Regex,
-    hexblob: Regex,
-    decode_word: Regex,
-    defensive: Regex,
+    url: Lazy<Regex>,
+    base64: Lazy<Regex>,
+    hexblob: Lazy<Regex>,
+    decode_word: Lazy<Regex>,
+    defensive: Lazy<Regex>,
     /// A tool whose job is to judge text or code: scores, rates, audits, lints.
-    detector: Regex,
-    access_verb: Regex,
+    detector: Lazy<Regex>,
+    access_verb: Lazy<Regex>,
 }
 
 /// Patterns run over UTF-8 bytes with Unicode classes off (`.unicode(false)` on
@@ -103,14 +107,19 @@ pub struct Compiled {
 /// keep the automaton small, so the lazy DFA never gives up for the slow engine
 /// (Unicode `\b` alone costs 250×, rust-stack.md §4). Non-ASCII literals still
 /// match their UTF-8 encoding.
-fn build(p: &str, case_insensitive: bool) -> Regex {
-    RegexBuilder::new(p)
-        .unicode(false)
-        .case_insensitive(case_insensitive)
-        .size_limit(64 << 20)
-        .dfa_size_limit(64 << 20)
-        .build()
-        .unwrap_or_else(|e| panic!("injection pattern `{p}` is invalid: {e}"))
+/// Compiled on first use: a pattern's own regex only runs after the set
+/// matched it, so most are never needed by a small scan.
+fn build(p: &str, case_insensitive: bool) -> Lazy<Regex> {
+    let p = p.to_string();
+    Lazy::pattern(move || {
+        RegexBuilder::new(&p)
+            .unicode(false)
+            .case_insensitive(case_insensitive)
+            .size_limit(64 << 20)
+            .dfa_size_limit(64 << 20)
+            .build()
+            .unwrap_or_else(|e| panic!("injection pattern `{p}` is invalid: {e}"))
+    })
 }
 
 /// The tables, compiled once per process. The file is compiled in and checked by
@@ -118,21 +127,12 @@ fn build(p: &str, case_insensitive: bool) -> Regex {
 pub fn compiled() -> &'static Compiled {
     static C: OnceLock<Compiled> = OnceLock::new();
     C.get_or_init(|| {
-        let file: PatternFile = toml_edit::de::from_str(include_str!("../data/injection.toml"))
-            .unwrap_or_else(|e| panic!("src/data/injection.toml is invalid: {e}"));
-        let set = RegexSetBuilder::new(file.pattern.iter().map(|p| &p.pattern))
-            .unicode(false)
-            .case_insensitive(true)
-            .size_limit(256 << 20)
-            .dfa_size_limit(256 << 20)
-            .build()
-            .unwrap_or_else(|e| panic!("injection pattern set is invalid: {e}"));
+        let file: PatternFile = crate::data::parse(crate::data::json!("injection"), "injection");
+        // Literal prefilters from build.rs: only candidate patterns are compiled and run.
+        let required = crate::data::prefilter!("injection");
+        let set = required.prefilter("pattern", file.pattern.len());
         let regexes = file.pattern.iter().map(|p| build(&p.pattern, true)).collect();
-        let secret_set = RegexSetBuilder::new(file.secret.iter().map(|p| &p.pattern))
-            .unicode(false)
-            .size_limit(64 << 20)
-            .build()
-            .unwrap_or_else(|e| panic!("secret pattern set is invalid: {e}"));
+        let secret_set = required.prefilter("secret", file.secret.len());
         let secrets = file.secret.into_iter().map(|s| { let r = build(&s.pattern, false); (s.id, s.label, r) }).collect();
         Compiled {
             patterns: file.pattern,
@@ -191,12 +191,9 @@ fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec<Hit> {
     }
     let ch = channel_name(channel);
     let mut hits = Vec::new();
-    // Most fields match nothing: a leftmost search answers that faster than the
-    // overlapping search that lists every matching pattern.
-    if !c.set.is_match(text.as_bytes()) {
-        return hits;
-    }
-    for i in c.set.matches(text.as_bytes()).iter() {
+    // Only patterns whose required literals occur can match; a candidate that
+    // does not match finds nothing below.
+    for i in c.set.candidates(text.as_bytes()) {
         let p = &c.patterns[i];
         if !p.channels.is_empty() && !p.channels.iter().any(|x| x == ch) {
             continue;
@@ -670,7 +667,7 @@ fn secrets(
     out: &mut Vec<Finding>,
 ) {
     let c = compiled();
-    for i in c.secret_set.matches(field.text.as_bytes()).iter() {
+    for i in c.secret_set.candidates(field.text.as_bytes()) {
         let (id, label, re) = &c.secrets[i];
         let Some(m) = re.find(field.text.as_bytes()) else {
             continue;

@@ -13,6 +13,7 @@
 
 use crate::finding::{Confidence, Severity};
 use crate::lang::{self, Lexicon};
+use crate::lazy::Lazy;
 use crate::surface::{ServerSurface, TextField};
 use regex::bytes::Regex;
 use serde::Deserialize;
@@ -164,35 +165,36 @@ pub struct Tables {
     known_tools: HashSet<String>,
     known_list: Vec<String>,
     /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
-    known_word: Regex,
+    known_word: Lazy<Regex>,
     /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
     stop: std::collections::HashMap<String, u8, FnvBuild>,
     stop_langs: Vec<lang::Lang>,
     c: Concepts,
-    url: Regex,
-    email: Regex,
-    ip: Regex,
+    url: Lazy<Regex>,
+    email: Lazy<Regex>,
+    ip: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
-    host: Regex,
-    iban: Regex,
-    wallet: Regex,
+    host: Lazy<Regex>,
+    iban: Lazy<Regex>,
+    wallet: Lazy<Regex>,
     /// Words that introduce a quotation ("a page saying '…'").
-    quote_intro: Regex,
+    quote_intro: Lazy<Regex>,
     /// Someone's own choice, named (\"the teacher asked for\", \"they typed\").
-    user_choice_re: Regex,
-    dest: Regex,
-    call: Regex,
-    assign: Regex,
-    here: Regex,
-    env_secret: Regex,
-    self_ref: Regex,
-    bare_call: Regex,
-    bare_dest: Regex,
-    possessive_tool: Regex,
-    long_number: Regex,
+    user_choice_re: Lazy<Regex>,
+    dest: Lazy<Regex>,
+    call: Lazy<Regex>,
+    assign: Lazy<Regex>,
+    here: Lazy<Regex>,
+    env_secret: Lazy<Regex>,
+    self_ref: Lazy<Regex>,
+    bare_call: Lazy<Regex>,
+    bare_dest: Lazy<Regex>,
+    possessive_tool: Lazy<Regex>,
+    long_number: Lazy<Regex>,
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
-    frames: Vec<(lang::ConceptId, Regex)>,
-    frame_set: regex::bytes::RegexSet,
+    frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
+    /// The frames that may match a text (literal prefilter from build.rs).
+    frame_set: crate::prefilter::Prefilter,
 }
 
 #[derive(Deserialize)]
@@ -255,7 +257,7 @@ struct ToolsFile {
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml"))
+        let lex = Lexicon::from_compiled(crate::data::lexicon!("lang/intent"))
             .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
         assert!(lex.len() < 64, "intent.toml: too many concepts for the bit set");
         let sig = |name: &str| -> u128 {
@@ -268,8 +270,7 @@ pub fn tables() -> &'static Tables {
             bit(id as u8)
         };
         let group = |g: &[String]| g.iter().fold(0u128, |m, n| m | sig(n));
-        let file: ComboFile = toml_edit::de::from_str(include_str!("../data/lang/combos.toml"))
-            .unwrap_or_else(|e| panic!("src/data/lang/combos.toml: {e}"));
+        let file: ComboFile = crate::data::parse(crate::data::json!("lang/combos"), "lang/combos");
         let combos = file
             .combo
             .into_iter()
@@ -292,11 +293,9 @@ pub fn tables() -> &'static Tables {
                 rule: d.rule,
             })
             .collect();
-        let tools: ToolsFile = toml_edit::de::from_str(include_str!("../data/lang/tools.toml"))
-            .unwrap_or_else(|e| panic!("src/data/lang/tools.toml: {e}"));
+        let tools: ToolsFile = crate::data::parse(crate::data::json!("lang/tools"), "lang/tools");
         let stop: std::collections::BTreeMap<String, Vec<String>> =
-            toml_edit::de::from_str(include_str!("../data/lang/stopwords.toml"))
-                .unwrap_or_else(|e| panic!("src/data/lang/stopwords.toml: {e}"));
+            crate::data::parse(crate::data::json!("lang/stopwords"), "lang/stopwords");
         let mut stop_langs = Vec::new();
         let mut stop_map: std::collections::HashMap<String, u8, FnvBuild> = Default::default();
         for (l, words) in stop {
@@ -388,16 +387,19 @@ pub fn tables() -> &'static Tables {
             .iter()
             .fold(0, |m, n| m | sig(n)),
         };
+        // Compiled on first use (most sentences need few of them).
         let re = |p: &str| {
-            regex::bytes::RegexBuilder::new(p)
-                .unicode(false)
-                .build()
-                .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+            let p = p.to_string();
+            Lazy::pattern(move || {
+                regex::bytes::RegexBuilder::new(&p)
+                    .unicode(false)
+                    .build()
+                    .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+            })
         };
         let frames_file: FramesFile =
-            toml_edit::de::from_str(include_str!("../data/lang/frames.toml"))
-                .unwrap_or_else(|e| panic!("src/data/lang/frames.toml: {e}"));
-        let frames: Vec<(lang::ConceptId, Regex)> = frames_file
+            crate::data::parse(crate::data::json!("lang/frames"), "lang/frames");
+        let frames: Vec<(lang::ConceptId, Lazy<Regex>)> = frames_file
             .frame
             .iter()
             .map(|f| {
@@ -407,10 +409,8 @@ pub fn tables() -> &'static Tables {
                 (id, re(&f.pattern))
             })
             .collect();
-        let frame_set = regex::bytes::RegexSetBuilder::new(frames_file.frame.iter().map(|f| &f.pattern))
-            .unicode(false)
-            .build()
-            .unwrap_or_else(|e| panic!("frames.toml: {e}"));
+        let frame_set =
+            crate::data::prefilter!("lang/frames").prefilter("frame", frames_file.frame.len());
         Tables {
             frames,
             frame_set,
@@ -538,11 +538,12 @@ fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     if hits.is_empty() {
         return;
     }
-    let matched = t.frame_set.matches(text.as_bytes());
-    if !matched.matched_any() {
+    // Frames whose required literals occur (a candidate that does not match finds nothing).
+    let matched = t.frame_set.candidates(text.as_bytes());
+    if matched.is_empty() {
         return;
     }
-    for i in matched.iter() {
+    for i in matched {
         let (concept, re) = &t.frames[i];
         for m in re.find_iter(text.as_bytes()) {
             hits.push(lang::Hit {

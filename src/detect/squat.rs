@@ -64,8 +64,7 @@ pub struct Data {
 pub fn data() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| {
-        toml_edit::de::from_str(include_str!("../data/supply/protected.toml"))
-            .unwrap_or_else(|e| panic!("protected.toml is invalid: {e}"))
+        crate::data::parse(crate::data::json!("supply/protected"), "supply/protected")
     })
 }
 

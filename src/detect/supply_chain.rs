@@ -45,8 +45,7 @@ pub fn advisories() -> &'static [Advisory] {
     static TABLE: OnceLock<Vec<Advisory>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let f: AdvisoryFile =
-            toml_edit::de::from_str(include_str!("../data/supply/advisories.toml"))
-                .unwrap_or_else(|e| panic!("advisories.toml is invalid: {e}"));
+            crate::data::parse(crate::data::json!("supply/advisories"), "supply/advisories");
         f.advisory
     })
 }

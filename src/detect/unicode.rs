@@ -61,8 +61,7 @@ impl Tables {
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let file: TableFile = toml_edit::de::from_str(include_str!("../data/unicode.toml"))
-            .unwrap_or_else(|e| panic!("src/data/unicode.toml is invalid: {e}"));
+        let file: TableFile = crate::data::parse(crate::data::json!("unicode"), "unicode");
         Tables {
             unicode_version: file.unicode_version,
             families: file

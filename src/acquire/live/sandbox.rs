@@ -39,10 +39,7 @@ pub struct Diagnosis {
 /// The compiled-in sandbox table.
 pub fn data() -> &'static SandboxData {
     static DATA: OnceLock<SandboxData> = OnceLock::new();
-    DATA.get_or_init(|| {
-        toml_edit::de::from_str(include_str!("../../data/sandbox.toml"))
-            .unwrap_or_else(|e| panic!("sandbox.toml is invalid: {e}"))
-    })
+    DATA.get_or_init(|| crate::data::parse(crate::data::json!("sandbox"), "sandbox"))
 }
 
 /// The user's network configuration (proxy, CA bundle, registry mirror) from

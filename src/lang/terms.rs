@@ -1,0 +1,198 @@
+//! Lexicon terms → automaton literals, and the compiled form `build.rs` writes
+//! for the built-in lexicons. Plain `std` only: `build.rs` includes this file
+//! (`#[path]`), so the same code compiles a lexicon at build time and at run time.
+
+use std::collections::BTreeMap;
+
+/// One literal of the automaton and how it must sit in the text (see `super::Term`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    pub lit: String,
+    pub start_bound: bool,
+    pub end_bound: bool,
+    pub stem: bool,
+    pub tail: Vec<(String, bool)>,
+    /// (concept id, language index in `Lang::ALL`).
+    pub concepts: Vec<(u16, u8)>,
+}
+
+/// A term that cannot be compiled: the index of its entry and why.
+#[derive(Debug)]
+pub struct Bad {
+    pub entry: usize,
+    pub why: &'static str,
+}
+
+/// Compile `(concept, language, raw term)` entries, in file order, into one
+/// spec per distinct literal. `spaceless` tells the scripts written without
+/// spaces; `normal` tells whether a word is in normalised form.
+pub fn compile<'a>(
+    entries: impl IntoIterator<Item = (u16, u8, &'a str)>,
+    spaceless: fn(char) -> bool,
+    normal: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Spec>, Bad> {
+    // Literal → index into the specs, so one literal listed under several concepts is one pattern.
+    let mut by_literal: BTreeMap<String, usize> = BTreeMap::new();
+    let mut specs: Vec<Spec> = Vec::new();
+    for (entry, (id, l, raw)) in entries.into_iter().enumerate() {
+        let bad = |why| Bad { entry, why };
+        let lead = raw.starts_with('*');
+        let body = raw.trim_start_matches('*');
+        // A phrase of stems: the automaton finds its first word, the rest is checked after.
+        let words: Vec<&str> = body.split(' ').collect();
+        let phrase_of_stems =
+            words.len() > 1 && words[..words.len() - 1].iter().any(|w| w.ends_with('*'));
+        let (head, tail): (&str, Vec<(String, bool)>) = if phrase_of_stems {
+            let tail = words[1..]
+                .iter()
+                .map(|w| (w.trim_end_matches('*').to_string(), w.ends_with('*')))
+                .collect();
+            (words[0], tail)
+        } else {
+            (body, Vec::new())
+        };
+        let trail = head.ends_with('*') && head.len() > 1;
+        let lit = head.trim_end_matches('*');
+        if lit.is_empty() || tail.iter().any(|(w, _)| w.is_empty()) {
+            return Err(bad("empty"));
+        }
+        if lit.trim() != lit
+            || lit.contains("  ")
+            || lit.contains('*')
+            || tail.iter().any(|(w, _)| w.contains('*'))
+        {
+            return Err(bad(
+                "spaces must be single and inner; `*` only at word ends",
+            ));
+        }
+        if !normal(lit) || tail.iter().any(|(w, _)| !normal(w)) {
+            return Err(bad("not in normalised form (lowercase, NFKC)"));
+        }
+        let spaceless_start = lit.chars().next().is_some_and(spaceless);
+        let spaceless_end = lit.chars().next_back().is_some_and(spaceless);
+        let key = format!("{}{body}{}", u8::from(lead), u8::from(trail));
+        let idx = match by_literal.get(&key) {
+            Some(&i) => i,
+            None => {
+                specs.push(Spec {
+                    lit: lit.to_string(),
+                    start_bound: !lead && !spaceless_start,
+                    end_bound: !trail && !spaceless_end,
+                    stem: trail && !spaceless_end,
+                    tail,
+                    concepts: Vec::new(),
+                });
+                by_literal.insert(key, specs.len() - 1);
+                specs.len() - 1
+            }
+        };
+        if specs[idx].tail.is_empty() && phrase_of_stems {
+            return Err(bad(
+                "the same phrase is listed once as literal, once as stems",
+            ));
+        }
+        // One entry per concept and language: a word both Spanish and
+        // Italian ("copia") must count in a sentence of either.
+        if !specs[idx].concepts.iter().any(|&(c, x)| c == id && x == l) {
+            specs[idx].concepts.push((id, l));
+        }
+    }
+    Ok(specs)
+}
+
+/// A compiled lexicon: concept names, specs and the automaton of the specs'
+/// literals ([`super::trie`]), as bytes (little-endian u32 fields).
+#[allow(dead_code)]
+pub fn encode(names: &[String], specs: &[Spec], automaton: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let num = |out: &mut Vec<u8>, n: usize| {
+        out.extend_from_slice(&u32::try_from(n).expect("fits u32").to_le_bytes())
+    };
+    let text = |out: &mut Vec<u8>, s: &str| {
+        num(out, s.len());
+        out.extend_from_slice(s.as_bytes());
+    };
+    out.extend_from_slice(b"MTCLEX01");
+    num(&mut out, names.len());
+    for n in names {
+        text(&mut out, n);
+    }
+    num(&mut out, specs.len());
+    for s in specs {
+        text(&mut out, &s.lit);
+        num(
+            &mut out,
+            usize::from(s.start_bound) | usize::from(s.end_bound) << 1 | usize::from(s.stem) << 2,
+        );
+        num(&mut out, s.tail.len());
+        for (w, stem) in &s.tail {
+            text(&mut out, w);
+            num(&mut out, usize::from(*stem));
+        }
+        num(&mut out, s.concepts.len());
+        for &(c, l) in &s.concepts {
+            num(&mut out, usize::from(c));
+            num(&mut out, usize::from(l));
+        }
+    }
+    num(&mut out, automaton.len());
+    out.extend_from_slice(automaton);
+    out
+}
+
+/// Read [`encode`]'s output: names, specs and the automaton's bytes.
+#[allow(dead_code)]
+pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Spec>, &[u8])> {
+    let mut at = 8;
+    if b.get(..8)? != b"MTCLEX01" {
+        return None;
+    }
+    fn num(b: &[u8], at: &mut usize) -> Option<usize> {
+        let v = u32::from_le_bytes(b.get(*at..*at + 4)?.try_into().ok()?);
+        *at += 4;
+        usize::try_from(v).ok()
+    }
+    fn bytes<'a>(b: &'a [u8], at: &mut usize) -> Option<&'a [u8]> {
+        let n = num(b, at)?;
+        let s = b.get(*at..at.checked_add(n)?)?;
+        *at += n;
+        Some(s)
+    }
+    fn text(b: &[u8], at: &mut usize) -> Option<String> {
+        std::str::from_utf8(bytes(b, at)?).ok().map(str::to_string)
+    }
+    let n = num(b, &mut at)?;
+    let mut names = Vec::with_capacity(n.min(1 << 16));
+    for _ in 0..n {
+        names.push(text(b, &mut at)?);
+    }
+    let n = num(b, &mut at)?;
+    let mut specs = Vec::with_capacity(n.min(1 << 20));
+    for _ in 0..n {
+        let lit = text(b, &mut at)?;
+        let flags = num(b, &mut at)?;
+        let nt = num(b, &mut at)?;
+        let mut tail = Vec::with_capacity(nt.min(64));
+        for _ in 0..nt {
+            let w = text(b, &mut at)?;
+            tail.push((w, num(b, &mut at)? != 0));
+        }
+        let nc = num(b, &mut at)?;
+        let mut concepts = Vec::with_capacity(nc.min(64));
+        for _ in 0..nc {
+            let c = u16::try_from(num(b, &mut at)?).ok()?;
+            let l = u8::try_from(num(b, &mut at)?).ok()?;
+            concepts.push((c, l));
+        }
+        specs.push(Spec {
+            lit,
+            start_bound: flags & 1 != 0,
+            end_bound: flags & 2 != 0,
+            stem: flags & 4 != 0,
+            tail,
+            concepts,
+        });
+    }
+    let automaton = bytes(b, &mut at)?;
+    Some((names, specs, automaton))
+}

@@ -1,0 +1,195 @@
+//! Which patterns of a table can match a text, without compiling them.
+//!
+//! `build.rs` reads every pattern of the pattern tables (`injection.toml`,
+//! `lang/frames.toml`) and derives literals one of which any match must
+//! contain. At run time one case-insensitive Aho–Corasick pass over those
+//! literals (a few hundred short ones: cheap to build) names the candidate
+//! patterns; only they are compiled (on first use) and run. A pattern that
+//! cannot match is never a candidate, so results equal running every pattern
+//! (or a `RegexSet` of them); a unit test checks that on the dev corpus.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+/// Candidate patterns of one table.
+pub struct Prefilter {
+    ac: Option<AhoCorasick>,
+    /// Pattern ids per literal of the automaton.
+    owners: Vec<Vec<u32>>,
+    /// Patterns with no required literal: candidates for every text.
+    always: Vec<u32>,
+    patterns: usize,
+}
+
+impl Prefilter {
+    /// From `build.rs`'s literals per pattern (`None`: always a candidate).
+    pub fn new(required: &[Option<Vec<Vec<u8>>>]) -> Prefilter {
+        let mut lits: Vec<&[u8]> = Vec::new();
+        let mut owners: Vec<Vec<u32>> = Vec::new();
+        let mut index = std::collections::HashMap::<&[u8], usize>::new();
+        let mut always = Vec::new();
+        for (i, r) in required.iter().enumerate() {
+            match r {
+                None => always.push(i as u32),
+                Some(ls) => {
+                    for l in ls {
+                        let k = *index.entry(l.as_slice()).or_insert_with(|| {
+                            lits.push(l);
+                            owners.push(Vec::new());
+                            lits.len() - 1
+                        });
+                        owners[k].push(i as u32);
+                    }
+                }
+            }
+        }
+        let ac = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
+            .build(&lits)
+            .ok();
+        if ac.is_none() {
+            // Unreachable with the compiled-in tables; stay correct anyway.
+            always = (0..required.len() as u32).collect();
+        }
+        Prefilter {
+            ac,
+            owners,
+            always,
+            patterns: required.len(),
+        }
+    }
+
+    /// The patterns that may match `hay`, in ascending order.
+    pub fn candidates(&self, hay: &[u8]) -> Vec<usize> {
+        let mut seen = vec![false; self.patterns];
+        for &p in &self.always {
+            seen[p as usize] = true;
+        }
+        if let Some(ac) = &self.ac {
+            for m in ac.find_overlapping_iter(hay) {
+                for &p in &self.owners[m.pattern().as_usize()] {
+                    seen[p as usize] = true;
+                }
+            }
+        }
+        seen.iter()
+            .enumerate()
+            .filter_map(|(i, &s)| s.then_some(i))
+            .collect()
+    }
+}
+
+/// The literals `build.rs` derived for one pattern table of a data file.
+#[derive(serde::Deserialize)]
+pub struct Required(pub std::collections::BTreeMap<String, Vec<Option<Vec<Vec<u8>>>>>);
+
+impl Required {
+    /// The prefilter of table `key` (one entry per pattern, in file order).
+    pub fn prefilter(&self, key: &str, patterns: usize) -> Prefilter {
+        match self.0.get(key).filter(|r| r.len() == patterns) {
+            Some(r) => Prefilter::new(r),
+            // A mismatch would be a build defect: every pattern is then a candidate.
+            None => Prefilter::new(&vec![None; patterns]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use regex::bytes::RegexSetBuilder;
+
+    /// Every string of the JSON files under `dir`.
+    fn strings(dir: &std::path::Path, out: &mut Vec<String>) {
+        fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+                serde_json::Value::Object(o) => o.iter().for_each(|(k, x)| {
+                    out.push(k.clone());
+                    walk(x, out)
+                }),
+                _ => {}
+            }
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                strings(&p, out);
+            } else if p.extension().is_some_and(|x| x == "json")
+                && let Ok(v) = serde_json::from_slice(&std::fs::read(&p).unwrap_or_default())
+            {
+                walk(&v, out);
+            }
+        }
+    }
+
+    /// The prefilter never drops a pattern that matches: on every string of the
+    /// dev corpus, the fixtures and the vendored catalogs, each pattern a
+    /// `RegexSet` of the table finds is a candidate.
+    #[test]
+    fn candidates_include_every_matching_pattern() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        for d in ["tests/corpora/dev", "fixtures", "tests/vendor/corpora"] {
+            strings(&root.join(d), &mut texts);
+        }
+        assert!(texts.len() > 10_000, "{} texts", texts.len());
+        let injection: toml_edit::DocumentMut =
+            include_str!("data/injection.toml").parse().unwrap();
+        let frames: toml_edit::DocumentMut = include_str!("data/lang/frames.toml").parse().unwrap();
+        let tables = [
+            (
+                &injection,
+                "pattern",
+                true,
+                crate::data::prefilter!("injection"),
+            ),
+            (
+                &injection,
+                "secret",
+                false,
+                crate::data::prefilter!("injection"),
+            ),
+            (
+                &frames,
+                "frame",
+                false,
+                crate::data::prefilter!("lang/frames"),
+            ),
+        ];
+        for (doc, key, ci, required) in tables {
+            let patterns: Vec<String> = doc[key]
+                .as_array_of_tables()
+                .unwrap()
+                .iter()
+                .map(|t| t["pattern"].as_str().unwrap().to_string())
+                .collect();
+            let set = RegexSetBuilder::new(&patterns)
+                .unicode(false)
+                .case_insensitive(ci)
+                .size_limit(256 << 20)
+                .dfa_size_limit(256 << 20)
+                .build()
+                .unwrap();
+            let pre = required.prefilter(key, patterns.len());
+            assert!(pre.always.is_empty(), "{key}: patterns without a literal");
+            let mut matched = 0;
+            for t in &texts {
+                // As the stages see them: raw and lowercased (the reader's normalised text).
+                for t in [t.clone(), crate::lang::normalize(t).text] {
+                    let cands = pre.candidates(t.as_bytes());
+                    for i in set.matches(t.as_bytes()).iter() {
+                        matched += 1;
+                        assert!(cands.contains(&i), "{key} #{i} matches {t:?}");
+                    }
+                }
+            }
+            assert!(matched > 0, "{key}: no match checked");
+        }
+    }
+}
