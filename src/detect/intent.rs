@@ -54,12 +54,17 @@ pub enum Derived {
     Account,
     /// An English sentence that opens with an order's verb ("Add this key to …").
     Imperative,
+    /// What an action is aimed at (a foothold, a protection, everything at
+    /// once) is beyond the tool's purpose.
+    AimOutOfPurpose,
+    /// … or is the tool's purpose (a cron tool's crontab, a firewall manager).
+    AimInPurpose,
     /// The text is a label written as a sentence: a title of eight words or
     /// more, or a property name of more than five.
     Label,
 }
 
-const DERIVED: [(&str, Derived); 22] = [
+const DERIVED: [(&str, Derived); 24] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -82,6 +87,8 @@ const DERIVED: [(&str, Derived); 22] = [
     ("account", Derived::Account),
     ("imperative", Derived::Imperative),
     ("label", Derived::Label),
+    ("aim_out_of_purpose", Derived::AimOutOfPurpose),
+    ("aim_in_purpose", Derived::AimInPurpose),
 ];
 
 fn bit(i: u8) -> u128 {
@@ -173,6 +180,8 @@ pub struct Tables {
     url: Lazy<Regex>,
     email: Lazy<Regex>,
     ip: Lazy<Regex>,
+    /// A bank account or routing number named as such.
+    account_number: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
     host: Lazy<Regex>,
     iban: Lazy<Regex>,
@@ -213,6 +222,9 @@ struct FrameDef {
 /// Concept bits the code reads by name.
 struct Concepts {
     mask_what: u128,
+    /// What an action is aimed at beyond data (a foothold, a protection,
+    /// everything at once): in or out of purpose when no data is named.
+    mask_control: u128,
     trigger_any: u128,
     defensive: u128,
     example: u128,
@@ -309,10 +321,9 @@ pub fn tables() -> &'static Tables {
             }
         }
         let c = Concepts {
+            mask_control: sig("persist") | sig("sec_control") | sig("bulk"),
             mask_what: sig("secret")
                 | sig("private_files")
-                | sig("persist")
-                | sig("sec_control")
                 | sig("context")
                 | sig("personal")
                 | sig("user_words"),
@@ -340,6 +351,7 @@ pub fn tables() -> &'static Tables {
                 | sig("trigger")
                 | sig("loop")
                 | sig("ask_user")
+                | sig("bulk")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -361,7 +373,8 @@ pub fn tables() -> &'static Tables {
             addressed: sig("addressee") | sig("framing"),
             framing: sig("framing"),
             addressee: sig("addressee"),
-            verbs: sig("move")
+            verbs: sig("shadow_change")
+                | sig("move")
                 | sig("move_weak")
                 | sig("act")
                 | sig("read")
@@ -382,7 +395,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -432,9 +445,10 @@ pub fn tables() -> &'static Tables {
                 ))
             },
             c,
-            url: re(r#"(?:https?|ftp|wss?)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
+            url: re(r#"(?:https?|s?ftp|wss?|s3|gs|smb|webdav|scp)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
             email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
             ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b"),
             // Only as a destination ("to", "into", "at"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
@@ -963,8 +977,10 @@ pub fn analyse(
         }
         // An English order opens with its verb: "Add this key to …", "Also grab …".
         let at = range.start + order_start(sentence);
+        // A hit may begin at a skipped adverb ("also send") and cover the verb.
         if let Some(h) = own.iter().find(|h| {
-            h.span.0 as usize == at
+            (range.start..=at).contains(&(h.span.0 as usize))
+                && h.span.1 as usize > at
                 && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
                 && h.lang == lang::Lang::En
         }) {
@@ -1004,28 +1020,40 @@ pub fn analyse(
         sig.sentences.push(sen);
     }
     // Purpose is only asked about when a sentence names sensitive data.
-    if sig.union() & t.c.mask_what != 0 {
+    if sig.union() & (t.c.mask_what | t.c.mask_control) != 0 {
         let purpose = ctx.purpose();
         for (i, sen) in sig.sentences.iter_mut().enumerate() {
             let what = sen.sigs & t.c.mask_what;
-            if what == 0 {
+            let aim = sen.sigs & t.c.mask_control;
+            if what | aim == 0 {
                 continue;
             }
             let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
+            let name = field.item.unwrap_or(&s.name);
+            let not_about = || {
+                format!(
+                    "`{}` is not about it",
+                    crate::text::truncate_chars(name, 30)
+                )
+            };
+            // What an action is aimed at, judged apart from the data it names.
+            if aim != 0 {
+                if aim & !(purpose | slot) == 0 {
+                    sen.add(Derived::AimInPurpose as u8, "the tool's own purpose");
+                } else {
+                    sen.add(Derived::AimOutOfPurpose as u8, &not_about());
+                }
+            }
+            if what == 0 {
+                continue;
+            }
             // In purpose only when the tool's purpose covers every kind of data
             // the sentence names: a code-search tool is about source code, not
             // about the credentials a sentence adds beside it.
             if what & !(purpose | slot) == 0 {
                 sen.add(Derived::InPurpose as u8, "the tool's own purpose");
             } else {
-                let name = field.item.unwrap_or(&s.name);
-                sen.add(
-                    Derived::OutOfPurpose as u8,
-                    &format!(
-                        "`{}` is not about it",
-                        crate::text::truncate_chars(name, 30)
-                    ),
-                );
+                sen.add(Derived::OutOfPurpose as u8, &not_about());
             }
         }
     }
@@ -1564,7 +1592,7 @@ impl<'a> ItemCtx<'a> {
             .0
             .iter()
             .fold(0u128, |m, h| m | bit(h.concept as u8))
-            & t.c.mask_what
+            & (t.c.mask_what | t.c.mask_control)
     }
 
     /// Sensitive-data concepts the tool's purpose names: its name and first
@@ -1890,6 +1918,11 @@ fn derive(
     {
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
+    // An account or routing number named as such ("account 12345678").
+    if let Some(m) = t.account_number.find_iter(bytes).find(used) {
+        sen.add(Derived::Value as u8, &text(m));
+        sen.add(Derived::Account as u8, &text(m));
+    }
     for re in [&t.iban, &t.wallet] {
         if let Some(m) = re.find_iter(bytes).find(used) {
             sen.add(Derived::Value as u8, &text(m));
@@ -2147,7 +2180,8 @@ fn order_start(sentence: &str) -> usize {
     let mut at = sentence
         .find(|c: char| c.is_alphanumeric())
         .unwrap_or(sentence.len());
-    if let Some(colon) = sentence[at..].find(':').filter(|&c| c <= 40) {
+    // A label ends in ": " (a URL's "https:" is not one).
+    if let Some(colon) = sentence[at..].find(": ").filter(|&c| c <= 40) {
         let after = at + colon + 1;
         at = after
             + sentence[after..]
