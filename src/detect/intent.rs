@@ -59,12 +59,15 @@ pub enum Derived {
     AimOutOfPurpose,
     /// … or is the tool's purpose (a cron tool's crontab, a firewall manager).
     AimInPurpose,
+    /// A URL template the client fetches by itself: a Markdown image, an
+    /// `<img>`, a pixel, badge or thumbnail.
+    AutoFetch,
     /// The text is a label written as a sentence: a title of eight words or
     /// more, or a property name of more than five.
     Label,
 }
 
-const DERIVED: [(&str, Derived); 24] = [
+const DERIVED: [(&str, Derived); 25] = [
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -87,6 +90,7 @@ const DERIVED: [(&str, Derived); 24] = [
     ("account", Derived::Account),
     ("imperative", Derived::Imperative),
     ("label", Derived::Label),
+    ("auto_fetch", Derived::AutoFetch),
     ("aim_out_of_purpose", Derived::AimOutOfPurpose),
     ("aim_in_purpose", Derived::AimInPurpose),
 ];
@@ -180,6 +184,8 @@ pub struct Tables {
     url: Lazy<Regex>,
     email: Lazy<Regex>,
     ip: Lazy<Regex>,
+    /// Words that make a URL one the client fetches unasked.
+    auto_fetch: Lazy<Regex>,
     /// A bank account or routing number named as such.
     account_number: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
@@ -448,6 +454,7 @@ pub fn tables() -> &'static Tables {
             url: re(r#"(?:https?|s?ftp|wss?|s3|gs|smb|webdav|scp)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
             email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
             ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+            auto_fetch: re(r"!\[|<img\b|\b(?:image|images|thumbnail|pixel|badge|avatar|icon|picture|photo|qr\s+code|banner)\b|\.(?:png|gif|jpe?g|svg|webp)\b"),
             account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b"),
             // Only as a destination ("to", "into", "at"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
@@ -1843,6 +1850,9 @@ fn derive(
                 || u.contains('[')
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
+                if t.auto_fetch.is_match(bytes) {
+                    sen.add(Derived::AutoFetch as u8, "fetched by the client itself");
+                }
                 // A placeholder's name says what the URL carries (`{last_user_question}`).
                 for (b, slot) in placeholder_data(&u) {
                     sen.add(b, &slot);
@@ -1856,6 +1866,9 @@ fn derive(
             Derived::UrlTemplate as u8,
             "markdown link with a placeholder",
         );
+        if sentence.contains("![") {
+            sen.add(Derived::AutoFetch as u8, "a markdown image");
+        }
     }
     if sentence.contains('@')
         && let Some(m) = t.email.find_iter(bytes).find(used)
