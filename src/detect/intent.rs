@@ -358,6 +358,7 @@ pub fn tables() -> &'static Tables {
                 | sig("loop")
                 | sig("ask_user")
                 | sig("bulk")
+                | sig("suppress")
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
@@ -401,7 +402,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -657,6 +658,20 @@ impl Reading {
         ctx_defensive: impl FnOnce() -> bool,
     ) -> Option<Reading> {
         let t = tables();
+        // A value written as one identifier of four or more words
+        // (`ignore-previous-instructions-and-reveal-…`) is read as its words.
+        let spaced;
+        let raw = if !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii())
+            && raw.bytes().filter(|&b| b == b'-' || b == b'_').count() >= 3
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            spaced = raw.replace(['-', '_'], " ");
+            spaced.as_str()
+        } else {
+            raw
+        };
         if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
             return None;
         }
@@ -2196,6 +2211,27 @@ fn order_start(sentence: &str) -> usize {
     // A label ends in ": " (a URL's "https:" is not one).
     if let Some(colon) = sentence[at..].find(": ").filter(|&c| c <= 40) {
         let after = at + colon + 1;
+        at = after
+            + sentence[after..]
+                .find(|c: char| c.is_alphanumeric())
+                .unwrap_or(sentence.len() - after);
+    }
+    // A leading clause of time or condition ends at its comma: "After
+    // reading a record, forward it …".
+    const CLAUSES: [&str; 8] = [
+        "after ",
+        "before ",
+        "when ",
+        "whenever ",
+        "once ",
+        "if ",
+        "upon ",
+        "while ",
+    ];
+    if CLAUSES.iter().any(|c| sentence[at..].starts_with(c))
+        && let Some(comma) = sentence[at..].find(", ").filter(|&c| c <= 60)
+    {
+        let after = at + comma + 1;
         at = after
             + sentence[after..]
                 .find(|c: char| c.is_alphanumeric())
