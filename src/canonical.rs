@@ -459,35 +459,15 @@ impl Write for HashWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::{Location, Source};
     use proptest::prelude::*;
 
     fn surface_from(doc: &Value) -> ServerSurface {
-        let source = Source {
-            location: Location::new("x.json", 1, 1),
-            format: "tool-manifest".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new(
-            "x.json".into(),
-            "x".into(),
-            source,
-            Transport::Stdio {
-                command: "npx".into(),
-                args: vec!["-y".into(), "pkg@1.0.0".into()],
-                env_names: vec![],
-                cwd: None,
-            },
-        );
-        s.instructions = doc
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        for t in doc["tools"].as_array().unwrap() {
-            s.tools
-                .push(Item::new(t["name"].as_str().unwrap(), t.clone(), None));
-        }
-        s
+        crate::testkit::surface("x.json")
+            .name("x")
+            .stdio("npx", &["-y", "pkg@1.0.0"])
+            .instructions(doc.get("instructions").and_then(Value::as_str))
+            .tools(doc["tools"].as_array().unwrap().iter().cloned())
+            .build()
     }
 
     fn digest_of_text(text: &str) -> String {

@@ -27,6 +27,8 @@ pub mod report;
 pub mod rules;
 pub mod score;
 pub mod surface;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod text;
 
 /// Version of the scoring methodology. Bump whenever a change can move a score.

@@ -467,22 +467,13 @@ async fn pypi(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::{Location, Source, Transport};
     use std::io::{Read, Write};
     use std::net::TcpListener;
 
     fn surface(name: &str, spec: &str) -> ServerSurface {
-        let src = Source {
-            location: Location::new("mcp.json", 1, 1),
-            format: "client-config".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new(
-            format!("mcp.json#{name}"),
-            name.into(),
-            src,
-            Transport::Unknown,
-        );
+        let mut s = crate::testkit::surface(&format!("mcp.json#{name}"))
+            .format("client-config")
+            .build();
         s.package = crate::acquire::package::npm_spec(spec);
         s
     }

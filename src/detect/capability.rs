@@ -1328,21 +1328,13 @@ pub const RULE_IDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::{Location, Source, Transport};
     use serde_json::json;
 
     pub(crate) fn surface(tools: Vec<Value>) -> ServerSurface {
-        let src = Source {
-            location: Location::new("t.json", 1, 1),
-            format: "tool-manifest".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new("t.json".into(), "t".into(), src, Transport::Unknown);
-        for t in tools {
-            let name = t["name"].as_str().unwrap().to_string();
-            s.tools.push(Item::new(name, t, None));
-        }
-        s
+        crate::testkit::surface("t.json")
+            .name("t")
+            .tools(tools)
+            .build()
     }
 
     fn roles_of(t: Value) -> BTreeSet<Role> {

@@ -165,8 +165,6 @@ pub fn check(
 mod tests {
     use super::*;
     use crate::lockfile::lock_surfaces;
-    use crate::surface::{Item, Location, Source, Transport};
-    use serde_json::json;
 
     fn check_now(
         s: &ServerSurface,
@@ -184,20 +182,14 @@ mod tests {
     }
 
     fn surface(id: &str, client: bool, desc: &str) -> ServerSurface {
-        let client = client.then_some(crate::surface::Client::Cursor);
-        let source = Source {
-            location: Location::new(crate::lockfile::id_file(id), 2, 3),
-            format: "x".into(),
-            client,
-        };
-        let mut s = ServerSurface::new(id.into(), "notes".into(), source, Transport::Unknown);
-        s.coverage = Coverage::Manifest;
-        s.tools.push(Item::new(
-            "t",
-            json!({"name": "t", "description": desc}),
-            None,
-        ));
-        s
+        crate::testkit::surface(id)
+            .name("notes")
+            .at(crate::lockfile::id_file(id), 2, 3)
+            .format("x")
+            .client(client.then_some(crate::surface::Client::Cursor))
+            .coverage(Coverage::Manifest)
+            .described_tool("t", desc)
+            .build()
     }
 
     fn locked(surfaces: &[ServerSurface]) -> Lockfile {

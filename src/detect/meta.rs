@@ -44,15 +44,13 @@ pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::surface::{Item, Location, Source, Transport};
+    use crate::surface::{Item, Location};
 
     fn surface() -> ServerSurface {
-        let src = Source {
-            location: Location::new("a.json", 3, 5),
-            format: "client-config".into(),
-            client: None,
-        };
-        ServerSurface::new("a.json#x".into(), "x".into(), src, Transport::Unknown)
+        crate::testkit::surface("a.json#x")
+            .at("a.json", 3, 5)
+            .format("client-config")
+            .build()
     }
 
     #[test]

@@ -419,21 +419,17 @@ mod tests {
     use crate::acquire::Acquired;
     use crate::detect::ScanOptions;
     use crate::finding::Severity;
-    use crate::surface::{Item, Location, ServerSurface, Source, Transport};
+    use crate::surface::{Item, ServerSurface};
     use serde_json::json;
 
     fn surface(id: &str, tools: &[&str]) -> ServerSurface {
-        let src = Source {
-            location: Location::new("mcp.json", 1, 1),
-            format: "config".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new(id.into(), id.into(), src, Transport::Unknown);
-        s.session = Some("mcp.json".into());
-        for t in tools {
-            s.tools.push(Item::new(*t, json!({"name": t}), None));
-        }
-        s
+        crate::testkit::surface(id)
+            .name(id)
+            .at("mcp.json", 1, 1)
+            .format("config")
+            .session(Some("mcp.json"))
+            .named_tools(tools)
+            .build()
     }
 
     fn shadows(servers: Vec<ServerSurface>) -> Vec<(String, Severity)> {

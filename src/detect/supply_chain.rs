@@ -459,26 +459,14 @@ fn declared_checks(
 mod tests {
     use super::*;
     use crate::acquire::package;
-    use crate::surface::{Source, Transport};
 
     fn surface(cmd: &str, args: &[&str]) -> ServerSurface {
-        let src = Source {
-            location: Location::new("mcp.json", 4, 7),
-            format: "client-config".into(),
-            client: None,
-        };
+        let mut s = crate::testkit::surface("mcp.json#x")
+            .at("mcp.json", 4, 7)
+            .format("client-config")
+            .stdio(cmd, args)
+            .build();
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        let mut s = ServerSurface::new(
-            "mcp.json#x".into(),
-            "x".into(),
-            src,
-            Transport::Stdio {
-                command: cmd.into(),
-                args: args.clone(),
-                env_names: vec![],
-                cwd: None,
-            },
-        );
         s.package = package::identify(cmd, &args);
         s
     }

@@ -437,22 +437,15 @@ mod tests {
     use crate::acquire::Acquired;
     use crate::finding::{Category, Confidence, Severity};
     use crate::score::Grade;
-    use crate::surface::{Item, Source, Transport};
     use serde_json::{Value, json};
 
     fn surface(id: &str, session: Option<&str>, tools: Vec<Value>) -> ServerSurface {
-        let src = Source {
-            location: Location::new("mcp.json", 3, 5),
-            format: "tool-manifest".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new(id.into(), id.into(), src, Transport::Unknown);
-        s.session = session.map(str::to_string);
-        for t in tools {
-            let name = t["name"].as_str().unwrap().to_string();
-            s.tools.push(Item::new(name, t, None));
-        }
-        s
+        crate::testkit::surface(id)
+            .name(id)
+            .at("mcp.json", 3, 5)
+            .session(session)
+            .tools(tools)
+            .build()
     }
 
     fn scan(surfaces: Vec<ServerSurface>, opts: &ScanOptions) -> super::super::ScanResult {

@@ -598,18 +598,13 @@ pub(crate) mod tests {
 
     /// A one-tool surface whose description is `desc`.
     pub(crate) fn surface_with(desc: &str) -> ServerSurface {
-        let src = Source {
-            location: Location::new("t.json", 1, 1),
-            format: "tool-manifest".into(),
-            client: None,
-        };
-        let mut s = ServerSurface::new("t.json".into(), "t".into(), src, Transport::Unknown);
-        s.tools.push(Item::new(
-            "send_email",
-            serde_json::json!({"name": "send_email", "description": desc}),
-            Some(Location::new("t.json", 4, 3)),
-        ));
-        s
+        crate::testkit::surface("t.json")
+            .name("t")
+            .tool_at(
+                serde_json::json!({"name": "send_email", "description": desc}),
+                Some(Location::new("t.json", 4, 3)),
+            )
+            .build()
     }
 
     fn run(s: &ServerSurface) -> Vec<Finding> {
