@@ -3,7 +3,7 @@
 //! `scripts/test-deps.sh` (hadolint, check-jsonschema's vendored GitHub
 //! schemas, zizmor offline), and the entrypoint works on `fixtures/`.
 
-use super::common::{mtc, repo};
+use super::common::{mtc, repo, scrub};
 use mcptrustchecker::parse;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ fn lint(name: &str, args: &[&str]) {
 }
 
 fn lint_in(dir: &Path, name: &str, args: &[&str]) {
-    let out = Command::new(tool(name))
+    let out = scrub(&mut Command::new(tool(name)))
         .args(args)
         .current_dir(dir)
         .output()
@@ -367,7 +367,7 @@ fn pin_action_image_names_the_digest() {
     let digest = "0123456789abcdef".repeat(4);
     let image = format!("ghcr.io/o/r@sha256:{digest}");
     let run = |arg: &str| {
-        Command::new("bash")
+        scrub(&mut Command::new("bash"))
             .arg(repo().join("scripts/pin-action-image.sh"))
             .arg(arg)
             .arg(&copy)

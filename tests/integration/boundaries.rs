@@ -4,10 +4,11 @@
 //! before the fix did with the same input.
 
 use super::ci::{
-    BOT, Fake, MARKER, base_repo, commit, git, lock, manifest, pr_event, push_event, run_ci,
-    run_ci_raw, sarif_results, tags, tool, write,
+    BOT, Fake, MARKER, base_repo, pr_event, push_event, run_ci, run_ci_raw, sarif_results,
 };
-use super::common::mtc;
+use super::common::{
+    commit, git, git_repo, lock, manifest, mcp_servers, mtc, scrub, tags, tool, write,
+};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -803,12 +804,7 @@ fn big_config(dir: &Path, n: usize) {
         };
         servers.insert(key, entry);
     }
-    write(
-        dir,
-        ".cursor/mcp.json",
-        &json!({"mcpServers": servers}).to_string(),
-    );
-    git(dir, &["init", "-q"]);
+    write(dir, ".cursor/mcp.json", &mcp_servers(servers.into()));
 }
 
 /// CPU seconds (user + system, all threads) of the cheaper of two `ci` runs
@@ -816,26 +812,18 @@ fn big_config(dir: &Path, n: usize) {
 /// machine barely moves it. Read from the shell that waited for the run
 /// (`cutime` + `cstime` of `/proc/$$/stat`).
 fn ci_cpu_seconds(n: usize) -> f64 {
-    let d = tempfile::tempdir().unwrap();
+    let d = git_repo();
     big_config(d.path(), n);
     let bin = assert_cmd::cargo::cargo_bin("mcptrustchecker");
     (0..2)
         .map(|_| {
             let mut cmd = std::process::Command::new("sh");
-            cmd.arg("-c")
+            scrub(&mut cmd)
+                .arg("-c")
                 .arg(r#""$0" ci --workspace . >/dev/null 2>&1; echo "exit $?"; cat /proc/$$/stat"#)
                 .arg(&bin)
                 .current_dir(d.path())
                 .env("INPUT_COMMENT", "false");
-            for (k, _) in std::env::vars() {
-                if k.starts_with("GITHUB_")
-                    || k.starts_with("INPUT_")
-                    || k.starts_with("RUNNER_")
-                    || k == "CI"
-                {
-                    cmd.env_remove(k);
-                }
-            }
             let out = cmd.output().unwrap();
             let text = String::from_utf8_lossy(&out.stdout).into_owned();
             assert!(!text.contains("exit 2"), "{text}");

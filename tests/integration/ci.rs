@@ -2,12 +2,13 @@
 //! GitHub environment and event file an Action run gets, against a fake GitHub
 //! REST API on 127.0.0.1 that records every request.
 
-use super::common::mtc;
+use super::common::{
+    commit, git, git_repo, lock, manifest, mtc, named_manifest, tags, tool, write,
+};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 pub(super) const MARKER: &str = "<!-- mcptrustchecker:report -->";
@@ -304,77 +305,10 @@ fn handle(conn: TcpStream, st: &Mutex<State>, base: &str) -> std::io::Result<()>
 
 // ------------------------------------------------------------ git repository
 
-pub(super) fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=Test",
-            "-c",
-            "user.email=test@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GIT_DIR")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-pub(super) fn write(dir: &Path, rel: &str, text: &str) {
-    let p = dir.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-pub(super) fn commit(dir: &Path, msg: &str) -> String {
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", msg]);
-    git(dir, &["rev-parse", "HEAD"])
-}
-
-pub(super) fn tool(name: &str, description: &str) -> Value {
-    json!({"name": name, "description": description, "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}})
-}
-
-pub(super) fn manifest(tools: &[Value]) -> String {
-    named_manifest("notes", tools)
-}
-
-pub(super) fn named_manifest(name: &str, tools: &[Value]) -> String {
-    serde_json::to_string_pretty(&json!({"serverInfo": {"name": name, "version": "1.0.0"}, "protocolVersion": "2025-06-18", "tools": tools})).unwrap()
-}
-
-/// Hidden instructions in Unicode Tags characters: invisible in every UI.
-pub(super) fn tags(s: &str) -> String {
-    s.chars()
-        .map(|c| char::from_u32(0xE0000 + c as u32).unwrap())
-        .collect()
-}
-
-/// Pin every surface of the repository in `mcptrustchecker.lock`.
-pub(super) fn lock(dir: &Path) {
-    let out = mtc().current_dir(dir).args(["lock", "."]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "lock: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// A repository whose base commit has a config, a benign tool manifest and a lockfile.
 pub(super) fn base_repo() -> (tempfile::TempDir, String) {
-    let d = tempfile::tempdir().unwrap();
+    let d = git_repo();
     let p = d.path();
-    git(p, &["init", "-q"]);
     write(
         p,
         ".cursor/mcp.json",

@@ -374,10 +374,9 @@ fn filesystem_and_fetch_from_a_lockfile_snapshot_is_a_trifecta_and_d() {
     use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
     use mcptrustchecker::lockfile::{Lockfile, lock_surfaces};
     use mcptrustchecker::surface::{Coverage, Item};
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let dir = crate::common::marked_repo();
     std::fs::write(dir.path().join(".mcp.json"), FS_FETCH_CONFIG).unwrap();
-    // Pin the catalogs the published servers serve (recorded in the shared corpora),
+    // Pin the catalogs the published servers serve (recorded in the vendored corpora),
     // as `lock --live` would have.
     let opts = AcquireOptions {
         root: dir.path().to_path_buf(),
@@ -426,8 +425,7 @@ fn filesystem_and_fetch_scanned_live_is_a_trifecta_and_d() {
         fs_js.exists() && venv.join("python3").exists(),
         "the live test servers are missing: run scripts/test-deps.sh"
     );
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let dir = crate::common::marked_repo();
     std::fs::create_dir(dir.path().join("work")).unwrap();
     // The same two servers, started from the pinned installs of scripts/test-deps.sh.
     let cfg = serde_json::json!({"mcpServers": {

@@ -6,28 +6,25 @@ use std::path::Path;
 
 /// A throwaway repository: `.git`, two descriptors and a client config.
 fn repo_with(tools_a: Value, tools_b: Value) -> tempfile::TempDir {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::create_dir(d.path().join(".git")).unwrap();
+    let d = marked_repo();
     write_tools(d.path(), "a", tools_a);
     write_tools(d.path(), "b", tools_b);
-    std::fs::create_dir_all(d.path().join(".cursor")).unwrap();
-    std::fs::write(
-        d.path().join(".cursor/mcp.json"),
+    write(
+        d.path(),
+        ".cursor/mcp.json",
         r#"{"mcpServers": {"b": {"command": "npx", "args": ["-y", "b-server@1.0.0"]}}}"#,
-    )
-    .unwrap();
+    );
     d
 }
 
 fn write_tools(root: &Path, name: &str, tools: Value) {
-    let dir = root.join("servers").join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let doc = json!({"serverInfo": {"name": name, "version": "1"}, "tools": tools});
-    std::fs::write(
-        dir.join("tools.json"),
-        serde_json::to_string_pretty(&doc).unwrap(),
-    )
-    .unwrap();
+    let tools = tools.as_array().unwrap();
+    let doc = manifest_doc(name, "1", tools);
+    write(
+        root,
+        &format!("servers/{name}/tools.json"),
+        &serde_json::to_string_pretty(&doc).unwrap(),
+    );
 }
 
 fn tools(desc: &str) -> Value {
@@ -35,12 +32,8 @@ fn tools(desc: &str) -> Value {
 }
 
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = mtc().current_dir(dir).args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = run_in(dir, args);
+    (out.code, out.stdout, out.stderr)
 }
 
 fn lockfile(dir: &Path) -> String {
@@ -157,18 +150,7 @@ fn diff_exit_codes_and_semantic_output() {
 }
 
 fn scan(dir: &Path, extra: &[&str]) -> (Value, i32) {
-    let out = mtc()
-        .current_dir(dir)
-        .arg("scan")
-        .args(extra)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    (
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr))),
-        out.status.code().unwrap(),
-    )
+    scan_json_in(dir, extra)
 }
 
 fn findings<'a>(r: &'a Value, id_suffix: &str, rule: &str) -> Vec<&'a Value> {

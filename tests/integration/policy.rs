@@ -8,18 +8,15 @@ const SECRET: &str = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
 
 /// A repository (has `.git`) with one Cursor config and one tool manifest.
 fn repo_with(config: &str, policy: Option<&str>) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-    std::fs::create_dir_all(dir.path().join(".cursor")).unwrap();
-    std::fs::write(dir.path().join(".cursor/mcp.json"), config).unwrap();
-    std::fs::create_dir_all(dir.path().join("servers/notes")).unwrap();
-    std::fs::write(
-        dir.path().join("servers/notes/tools.json"),
+    let dir = marked_repo();
+    write(dir.path(), ".cursor/mcp.json", config);
+    write(
+        dir.path(),
+        "servers/notes/tools.json",
         r#"{"tools": [{"name": "search_notes", "description": "Search notes."}, {"name": "delete_note", "description": "Delete a note."}]}"#,
-    )
-    .unwrap();
+    );
     if let Some(p) = policy {
-        std::fs::write(dir.path().join("mcptrustchecker.toml"), p).unwrap();
+        write(dir.path(), "mcptrustchecker.toml", p);
     }
     dir
 }
