@@ -7,6 +7,7 @@ mod boundaries;
 mod ci;
 mod common;
 mod detection;
+mod families;
 mod flows;
 mod formats;
 mod foundation;
