@@ -1,4 +1,4 @@
-//! The canonical form of a surface, and its SHA-256 digest (spec/lockfile.md):
+//! The canonical form of a surface, and its SHA-256 digest (`docs/spec/lockfile.md`):
 //! object keys sorted, items sorted by name (then by canonical text), strings kept
 //! exactly (no normalisation, no trimming), only protocol-volatile fields dropped.
 //! The spawn command and arguments are part of the digest.
@@ -91,7 +91,7 @@ pub fn sorted_items(items: &[Item]) -> Vec<(String, Value)> {
     v.into_iter().map(|(n, _, c)| (n, c)).collect()
 }
 
-/// The spawn facts that are part of the digest (the seed: "spawn command"),
+/// The spawn facts that are part of the digest (`docs/spec/lockfile.md`),
 /// redacted: the lockfile stores them, and a credential in an argument or URL
 /// must never be written there. Redaction leaves a launch line without a
 /// secret unchanged, so such digests are the same as before it existed.

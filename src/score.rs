@@ -1,4 +1,4 @@
-//! Scoring exactly as `spec/scoring.md`: integer milli-points, diminishing
+//! Scoring exactly as `docs/spec/scoring.md`: integer milli-points, diminishing
 //! returns per rule, category caps, bands, then weakest-link gates.
 //! Every constant of the methodology appears here once.
 

@@ -1,4 +1,4 @@
-//! Client configs: every format in `spec/config-formats.md` normalised to
+//! Client configs: every format in `docs/spec/config-formats.md` normalised to
 //! [`ServerSurface`]s, each located at the line of its entry.
 
 use super::{Acquired, package};

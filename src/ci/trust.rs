@@ -1,5 +1,5 @@
 //! The one place that decides which files of a pull request are trusted and
-//! which are only evidence (spec/ci.md, "Trust boundaries in a pull request").
+//! which are only evidence (`docs/spec/ci.md`, "Trust boundaries in a pull request").
 //!
 //! Everything a pull request carries is its author's. So:
 //! - the **policy that judges** a pull request is the base commit's, read with

@@ -66,7 +66,7 @@ impl Role {
 /// Settings every stage may read.
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
-    /// Zero-width characters in one field before MTC-UNI-005 is strong (seed default 5).
+    /// Zero-width characters in one field before MTC-UNI-005 is strong (default 5, `docs/rules.md`).
     pub zero_width_threshold: usize,
     /// Add this client's built-in tools as a virtual server in every session.
     pub include_builtins: Option<String>,

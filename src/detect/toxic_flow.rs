@@ -119,7 +119,7 @@ pub struct Hit {
     pub path: Vec<usize>,
 }
 
-/// Evaluate the seed's table over holders. Candidates are taken in the order given
+/// Evaluate the flow table (`docs/spec/README.md`, "Toxic flows") over holders. Candidates are taken in the order given
 /// (callers sort them), legs on distinct tools when possible.
 pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     let mut hits = Vec::new();

@@ -1,4 +1,5 @@
-//! Stages 3, 4 and 6 end to end through the CLI: the seed's worked shapes,
+//! Stages 3, 4 and 6 end to end through the CLI: the flow table's worked shapes
+//! (`docs/spec/README.md`),
 //! client built-ins and posture on a client config.
 
 use crate::common::{mtc, scan_json};
