@@ -1,7 +1,7 @@
 //! Builders the unit tests share: a [`ServerSurface`] assembled field by field
 //! instead of a struct literal per test module.
 //!
-//! ```ignore
+//! ```text
 //! let s = testkit::surface("mcp.json#x").at("mcp.json", 4, 7).stdio("npx", &["-y", "pkg"]).build();
 //! ```
 
