@@ -103,6 +103,38 @@ fn text_stages(c: &mut Criterion) {
     g.bench_function("unicode+injection-1-thread/1000-tools", |b| {
         b.iter(|| one.install(|| detect::text_stages(&s, &opts)))
     });
+    g.finish();
+
+    // The same on the 35 vendored real catalogs (recorded from published
+    // servers): ordinary product text, as a pull request brings it.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vendor/corpora");
+    let mut paths: Vec<_> = std::fs::read_dir(dir.join("real-catalogs"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    let aopts = mcptrustchecker::acquire::AcquireOptions {
+        root: dir,
+        ..Default::default()
+    };
+    let real = mcptrustchecker::acquire::acquire_paths(&paths, &aopts).surfaces;
+    let mut g = c.benchmark_group("stages");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(real.iter().map(text_bytes).sum()));
+    g.bench_function("unicode+injection-1-thread/real-catalogs", |b| {
+        b.iter(|| {
+            one.install(|| {
+                real.iter()
+                    .map(|s| detect::text_stages(s, &opts).len())
+                    .sum::<usize>()
+            })
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("stages");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(text_bytes(&s)));
     g.bench_function("capability/1000-tools", |b| {
         b.iter(|| {
             let mut out = Vec::new();

@@ -8,11 +8,22 @@
 //! cannot match is never a candidate, so results equal running every pattern
 //! (or a `RegexSet` of them); a unit test checks that on the dev corpus.
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Text read through the NFA before the DFA is built. Both report the same
+/// matches, so the switch never changes a result; a small scan never pays
+/// for the DFA's table, a large one reads several times faster per byte.
+const DFA_AFTER_BYTES: usize = 256 * 1024;
 
 /// Candidate patterns of one table.
 pub struct Prefilter {
     ac: Option<AhoCorasick>,
+    /// The literals, kept to build the DFA when the text read warrants it.
+    lits: Vec<Vec<u8>>,
+    dfa: OnceLock<Option<AhoCorasick>>,
+    read: AtomicUsize,
     /// Pattern ids per literal of the automaton.
     owners: Vec<Vec<u32>>,
     /// Patterns with no required literal: candidates for every text.
@@ -42,18 +53,17 @@ impl Prefilter {
                 }
             }
         }
-        let ac = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
-            .build(&lits)
-            .ok();
+        let ac = automaton(&lits, AhoCorasickKind::ContiguousNFA);
         if ac.is_none() {
             // Unreachable with the compiled-in tables; stay correct anyway.
             always = (0..required.len() as u32).collect();
         }
+        let lits = lits.into_iter().map(<[u8]>::to_vec).collect();
         Prefilter {
             ac,
+            lits,
+            dfa: OnceLock::new(),
+            read: AtomicUsize::new(0),
             owners,
             always,
             patterns: required.len(),
@@ -66,7 +76,7 @@ impl Prefilter {
         for &p in &self.always {
             seen[p as usize] = true;
         }
-        if let Some(ac) = &self.ac {
+        if let Some(ac) = self.searcher(hay.len()) {
             for m in ac.find_overlapping_iter(hay) {
                 for &p in &self.owners[m.pattern().as_usize()] {
                     seen[p as usize] = true;
@@ -78,6 +88,31 @@ impl Prefilter {
             .filter_map(|(i, &s)| s.then_some(i))
             .collect()
     }
+
+    /// The NFA until enough text has been read to pay for the DFA, then the DFA.
+    fn searcher(&self, len: usize) -> Option<&AhoCorasick> {
+        if let Some(dfa) = self.dfa.get() {
+            return dfa.as_ref().or(self.ac.as_ref());
+        }
+        if self.ac.is_none() || self.read.fetch_add(len, Ordering::Relaxed) + len < DFA_AFTER_BYTES
+        {
+            return self.ac.as_ref();
+        }
+        self.dfa
+            .get_or_init(|| automaton(&self.lits, AhoCorasickKind::DFA))
+            .as_ref()
+            .or(self.ac.as_ref())
+    }
+}
+
+/// One case-insensitive overlapping-search automaton of the literals.
+fn automaton<L: AsRef<[u8]>>(lits: &[L], kind: AhoCorasickKind) -> Option<AhoCorasick> {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .kind(Some(kind))
+        .build(lits)
+        .ok()
 }
 
 /// The literals `build.rs` derived for one pattern table of a data file.

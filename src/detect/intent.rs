@@ -1905,7 +1905,9 @@ fn derive(
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::Value as u8, &h);
     }
-    if let Some(m) = t.ip.find_iter(bytes).find(used) {
+    // Addresses, account and card numbers all hold digits: most sentences have none.
+    let digits = bytes.iter().any(u8::is_ascii_digit);
+    if digits && let Some(m) = t.ip.find_iter(bytes).find(used) {
         let ip = text(m);
         if ip
             .split('.')
@@ -1931,7 +1933,9 @@ fn derive(
             sen.add(Derived::ParamNamed as u8, &n);
         }
     }
-    if let Some(c) = t.possessive_tool.captures(bytes) {
+    if sentence.contains("'s")
+        && let Some(c) = t.possessive_tool.captures(bytes)
+    {
         let owner = c.get(1).map(text).unwrap_or_default();
         let tool = c.get(2).map(text).unwrap_or_default();
         if !ctx.is_own_tool(&tool) && !ctx.s.name.to_lowercase().contains(&owner) {
@@ -1939,19 +1943,23 @@ fn derive(
         }
     }
     // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo.
-    if let Some(m) = t
-        .env_secret
-        .find_iter(bytes)
-        .find(|m| !auth_use(&sentence[..m.start()]))
+    if sentence.contains('_')
+        && let Some(m) = t
+            .env_secret
+            .find_iter(bytes)
+            .find(|m| !auth_use(&sentence[..m.start()]))
     {
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
     // An account or routing number named as such ("account 12345678").
-    if let Some(m) = t.account_number.find_iter(bytes).find(used) {
+    if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
         sen.add(Derived::Value as u8, &text(m));
         sen.add(Derived::Account as u8, &text(m));
     }
     for re in [&t.iban, &t.wallet] {
+        if !digits {
+            break;
+        }
         if let Some(m) = re.find_iter(bytes).find(used) {
             sen.add(Derived::Value as u8, &text(m));
             sen.add(Derived::Account as u8, &text(m));
@@ -1978,7 +1986,7 @@ fn derive(
             break;
         }
     }
-    if let Some(m) = t.long_number.find(bytes) {
+    if digits && let Some(m) = t.long_number.find(bytes) {
         sen.add(Derived::Value as u8, &text(m));
     }
     // Parameters: the field's own parameter, or one named in the sentence.
