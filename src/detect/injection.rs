@@ -243,21 +243,32 @@ pub fn check_text_field(
     field: &TextField<'_>,
     out: &mut Vec<Finding>,
 ) -> Vec<super::intent::FieldSignals> {
+    let first = out.len();
     let mut signals = vec![check_field(s, field, false, out)];
+    // The field read again (decoded, each hidden part) is still one field: a
+    // rule the first read already reported keeps one finding, the strongest.
+    let mut reread = |text: &str, hidden: bool, out: &mut Vec<Finding>| {
+        let shown = TextField {
+            text,
+            ..field.clone()
+        };
+        let mut more = Vec::new();
+        signals.push(check_field(s, &shown, hidden, &mut more));
+        let before = out.len();
+        for f in more {
+            match out[first..before].iter_mut().find(|k| k.rule_id == f.rule_id) {
+                Some(k) if (f.severity, f.confidence) > (k.severity, k.confidence) => *k = f,
+                Some(_) => {}
+                None => out.push(f),
+            }
+        }
+    };
     // Decode, don't strip: hidden instructions are scanned as the model reads them.
     if let Some(revealed) = reveal(field.text) {
-        let shown = TextField {
-            text: &revealed,
-            ..field.clone()
-        };
-        signals.push(check_field(s, &shown, false, out));
+        reread(&revealed, false, out);
     }
     for part in super::hidden::parts(field.text) {
-        let hidden = TextField {
-            text: &part.text,
-            ..field.clone()
-        };
-        signals.push(check_field(s, &hidden, true, out));
+        reread(&part.text, true, out);
     }
     signals
 }
