@@ -693,7 +693,7 @@ pub fn render_in(r: &ScanResult, v: &Verdict, opts: &Options, ctx: &Context) -> 
                 parts.push(server_changes(
                     &s.surface.id,
                     Some(s),
-                    "**unreviewed**: not in `mcptrustchecker.lock`",
+                    "**unreviewed**: differs from its entry in `mcptrustchecker.lock`",
                     &d.diff.changes,
                     base,
                     ctx,

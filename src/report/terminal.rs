@@ -110,13 +110,21 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
                 crate::text::redact_args(args).join(" ")
             ),
             crate::surface::Transport::Remote { url, .. } => crate::text::redact_url(url),
-            crate::surface::Transport::Unknown => "-".into(),
+            crate::surface::Transport::Unknown => String::new(),
+        };
+        // A catalog read from a file has no launch line to show.
+        let launch = if launch.is_empty() {
+            "catalog only".to_string()
+        } else {
+            format!(
+                "{} {}",
+                t.kind_str(),
+                visible(&crate::text::truncate_chars(&launch, 120))
+            )
         };
         let _ = writeln!(
             out,
-            "  {} {} · {} tools, {} prompts, {} resources",
-            t.kind_str(),
-            visible(&crate::text::truncate_chars(&launch, 120)),
+            "  {launch} · {} tools, {} prompts, {} resources",
             s.surface.tools.len(),
             s.surface.prompts.len(),
             s.surface.resources.len()
