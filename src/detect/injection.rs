@@ -256,7 +256,10 @@ pub fn check_text_field(
         signals.push(check_field(s, &shown, hidden, &mut more));
         let before = out.len();
         for f in more {
-            match out[first..before].iter_mut().find(|k| k.rule_id == f.rule_id) {
+            match out[first..before]
+                .iter_mut()
+                .find(|k| k.rule_id == f.rule_id)
+            {
                 Some(k) if (f.severity, f.confidence) > (k.severity, k.confidence) => *k = f,
                 Some(_) => {}
                 None => out.push(f),
