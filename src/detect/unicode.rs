@@ -507,10 +507,29 @@ fn mixed_script(s: &ServerSurface, field: &TextField<'_>, text: &str, out: &mut 
                     "MTC-UNI-009",
                     format!("token mixes {} letters", names.join(" and ")),
                 )
-                .evidence(format!(
-                    "token `{token}` reads as `{}`",
-                    crate::confusables::skeleton(token)
-                ))
+                .evidence({
+                    // Only the foreign letters are mapped: a skeleton of the
+                    // whole token would also turn a Latin `m` into `rn`.
+                    let foreign: Vec<String> = token
+                        .chars()
+                        .filter(|c| !c.is_ascii())
+                        .map(|c| format!("U+{:04X}", c as u32))
+                        .collect();
+                    let reads: String = token
+                        .chars()
+                        .map(|c| {
+                            if c.is_ascii() {
+                                c.to_string()
+                            } else {
+                                crate::confusables::skeleton(c.encode_utf8(&mut [0; 4]))
+                            }
+                        })
+                        .collect();
+                    format!(
+                        "token `{token}` reads as `{reads}` ({})",
+                        foreign.join(", ")
+                    )
+                })
                 // In a tool, prompt or parameter name, mixing look-alike scripts is impersonation.
                 .confidence(if field.channel == Channel::Name {
                     Confidence::Confirmed

@@ -627,7 +627,7 @@ fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
     );
     assert!(
         heads[2].starts_with("mcp.json#a — ")
-            && heads[2].ends_with("unreviewed: not in mcptrustchecker.lock")
+            && heads[2].ends_with("unreviewed: differs from its entry in mcptrustchecker.lock")
     );
     assert!(
         heads[3].starts_with(&format!("mcp.json#{hostile}"))
