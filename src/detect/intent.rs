@@ -206,6 +206,7 @@ pub struct Tables {
     bare_dest: Lazy<Regex>,
     possessive_tool: Lazy<Regex>,
     long_number: Lazy<Regex>,
+    phone: Lazy<Regex>,
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
     frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
@@ -486,6 +487,8 @@ pub fn tables() -> &'static Tables {
             possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
             // Account, routing and card numbers: a concrete value injected into a call.
             long_number: re(r"\b\d{6,}\b"),
+            // An international phone number: "+34 600 112 233", "+1-415-555-0100".
+            phone: re(r"\+\d{1,3}[ .-]?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}\b"),
             // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
             env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
         }
@@ -1987,6 +1990,13 @@ fn derive(
         }
     }
     if digits && let Some(m) = t.long_number.find(bytes) {
+        sen.add(Derived::Value as u8, &text(m));
+    }
+    // A phone number written out ("+34 600 112 233"): a concrete destination.
+    if digits
+        && sentence.contains('+')
+        && let Some(m) = t.phone.find_iter(bytes).find(used)
+    {
         sen.add(Derived::Value as u8, &text(m));
     }
     // Parameters: the field's own parameter, or one named in the sentence.

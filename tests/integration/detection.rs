@@ -363,8 +363,8 @@ fn dev_set_recall_and_false_positives_per_half() {
     };
     let (tune_recall, tune_fpr) = (rate("tune", true), rate("tune", false));
     let (test_recall, test_fpr) = (rate("test", true), rate("test", false));
-    assert!(tune_recall >= 87.0, "tuning-half recall fell");
+    assert!(tune_recall >= 84.0, "tuning-half recall fell");
     assert!(tune_fpr <= 5.0, "tuning-half false-positive rate rose");
-    assert!(test_recall >= 71.0, "test-half recall fell");
+    assert!(test_recall >= 74.0, "test-half recall fell");
     assert!(test_fpr <= 8.0, "test-half false-positive rate rose");
 }
