@@ -7,7 +7,8 @@
 
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
 use mcptrustchecker::detect::capability::classify_server;
-use mcptrustchecker::detect::{Role, ScanOptions, run};
+use mcptrustchecker::detect::{ScanOptions, run};
+use mcptrustchecker::model::Role;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -1,11 +1,13 @@
-//! The `lock` and `diff` commands, and the lockfile lookup `scan` shares with them.
+//! The `lock` and `diff` commands, and the lockfile lookup the pipeline shares with them.
 
 use crate::acquire::{self, AcquireOptions};
-use crate::app::{self, exit};
 use crate::canonical::Snapshot;
-use crate::detect::{self, ScanOptions, ScanResult};
+use crate::gate;
 use crate::lockfile::{self, Lockfile};
+use crate::model::ScanResult;
+use crate::output::{emit, exit, note, write_atomic};
 use crate::parse::InputError;
+use crate::scan::{self, LockSource, Request, Source};
 use crate::text::visible;
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
@@ -76,27 +78,9 @@ pub fn load_lock(
     Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
-/// Acquire (live when asked) and run the pipeline against a lockfile (for `diff`).
-fn scan_with(args: &LockArgs, paths: &[PathBuf], root: &Path, lock: Lockfile) -> ScanResult {
-    let opts = AcquireOptions {
-        root: root.to_path_buf(),
-        max_file_bytes: args.max_file_bytes,
-        ..AcquireOptions::default()
-    };
-    let mut acquired = acquire::acquire_paths(paths, &opts);
-    if let Some(live) = &args.live {
-        app::live_fill(&mut acquired, live);
-    }
-    let options = ScanOptions {
-        lockfile: Some(Arc::new(lock)),
-        ..ScanOptions::default()
-    };
-    detect::run(acquired, &options)
-}
-
 fn print_errors(errors: &[InputError]) {
     for e in errors {
-        app::note(&format!("error: {}", visible(&e.to_string())));
+        note(&format!("error: {}", visible(&e.to_string())));
     }
 }
 
@@ -125,11 +109,8 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
         max_file_bytes: args.max_file_bytes,
         ..AcquireOptions::default()
     };
-    let mut acquired = acquire::acquire_paths(&paths, &opts);
-    if let Some(live) = &args.live {
-        // Live catalogs replace config-only ones, so `lock --live` pins what the servers serve.
-        app::live_fill(&mut acquired, live);
-    }
+    // Live catalogs replace config-only ones, so `lock --live` pins what the servers serve.
+    let (acquired, _) = scan::acquire(Source::Paths(paths), &opts, args.live.as_ref());
     let ids: Vec<&str> = acquired.surfaces.iter().map(|s| s.id.as_str()).collect();
     let read: BTreeSet<String> = acquired.files.iter().map(|(f, _)| f.clone()).collect();
     let failed: BTreeSet<String> = acquired.errors.iter().map(|e| e.path.clone()).collect();
@@ -137,9 +118,9 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
     let report = lockfile::lock_surfaces(&mut lock, &acquired.surfaces, &stale);
     let text = lock.to_text();
     if before.as_deref() != Some(text.as_bytes()) {
-        app::write_atomic(&path, text.as_bytes())?;
+        write_atomic(&path, text.as_bytes())?;
     }
-    app::emit(&report.render(&display), None)?;
+    emit(&report.render(&display), None)?;
     print_errors(&acquired.errors);
     Ok(if acquired.errors.is_empty() {
         exit::OK
@@ -236,7 +217,12 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
         ),
         Err(e) => anyhow::bail!("{}", visible(&e.to_string())),
     };
-    let result = scan_with(args, &paths, &root, lock);
+    let mut request = Request::new(Source::Paths(paths), &root, args.max_file_bytes);
+    request.lockfile = LockSource::Given(Arc::new(lock));
+    request.live = args.live.clone();
+    let result = scan::run(request)
+        .map_err(|e| anyhow::anyhow!("{}", visible(&e.to_string())))?
+        .result;
     let o = outcome(&result, &display);
     let text = if args.json {
         format!(
@@ -248,31 +234,10 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     } else {
         o.render_terminal(result.servers.len())
     };
-    app::emit(&text, None)?;
+    emit(&text, None)?;
     print_errors(&result.errors);
-    Ok(if o.changed() {
-        exit::GATE_FAILED
-    } else if !result.errors.is_empty() {
-        exit::INPUT_ERROR
-    } else {
-        exit::OK
-    })
-}
-
-/// For `scan`: the lockfile as a pipeline option; a broken one becomes an input error.
-pub fn scan_options(
-    options: &ScanOptions,
-    explicit: Option<&Path>,
-    root: &Path,
-    max_bytes: u64,
-) -> (ScanOptions, Option<InputError>) {
-    let mut o = options.clone();
-    // The pipeline only compares with the lockfile, never writes it.
-    match load_lock(explicit, root, max_bytes, false) {
-        Ok(l) => {
-            o.lockfile = l.map(Arc::new);
-            (o, None)
-        }
-        Err(e) => (o, Some(e)),
-    }
+    Ok(gate::drift_exit_code(
+        o.changed(),
+        !result.errors.is_empty(),
+    ))
 }

@@ -9,9 +9,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use clap::{Parser, Subcommand};
 use mcptrustchecker::acquire::live::LiveOptions;
 use mcptrustchecker::acquire::registry::RegistryConfig;
-use mcptrustchecker::app::{self, Format, ScanArgs, exit};
+use mcptrustchecker::app::{self, Format, ScanArgs};
 use mcptrustchecker::detect::ScanOptions;
 use mcptrustchecker::lockcmd::{self, LockArgs};
+use mcptrustchecker::output::{emit, exit, note};
 use mcptrustchecker::policy::Date;
 use std::path::PathBuf;
 
@@ -337,7 +338,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            app::note(&format!("error: {e:#}"));
+            note(&format!("error: {e:#}"));
             exit::INPUT_ERROR
         }
     };
@@ -352,9 +353,6 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 .then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
             let mut options = ScanOptions {
                 zero_width_threshold: c.zero_width_threshold,
-                policy: c.policy,
-                now: c.now,
-                online,
                 include_builtins: c.include_builtins,
                 ..ScanOptions::default()
             };
@@ -370,6 +368,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 root: c.root,
                 options,
                 lockfile: c.lockfile,
+                policy: c.policy,
+                now: c.now,
+                online,
                 live,
                 baseline: c.baseline,
             };
@@ -409,16 +410,16 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             } else {
                 app::rules()
             };
-            app::emit(&text, None)?;
+            emit(&text, None)?;
             Ok(exit::OK)
         }
         Command::Explain { id } => match app::explain(&id) {
             Some(text) => {
-                app::emit(&text, None)?;
+                emit(&text, None)?;
                 Ok(exit::OK)
             }
             None => {
-                app::note(&format!(
+                note(&format!(
                     "error: no rule `{}` (see `mcptrustchecker rules`)",
                     mcptrustchecker::text::visible(&id)
                 ));

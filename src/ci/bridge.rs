@@ -1,10 +1,10 @@
 //! Where the CI mode meets the lockfile and the report renderers: each function
 //! here is the single switch point to the shared implementation.
 
-use crate::detect::ScanResult;
 use crate::diff::CatalogDiff;
 use crate::lockfile::{Lockfile, id_file};
-use crate::report::Verdict;
+use crate::model::ScanResult;
+use crate::model::Verdict;
 use std::path::Path;
 use std::sync::Arc;
 

@@ -11,16 +11,18 @@ pub mod bridge;
 pub mod changed;
 pub mod comment;
 pub mod event;
-pub mod gate;
 pub mod github;
+pub mod outputs;
 pub mod summary;
 pub mod trust;
 
 use crate::acquire::confine::Workspace;
 use crate::acquire::{self, AcquireOptions};
-use crate::app::{exit, write_atomic};
-use crate::detect::{self, ScanOptions, ScanResult};
+use crate::gate::{self, DriftRule};
 use crate::lockfile::Lockfile;
+use crate::model::ScanResult;
+use crate::output::{exit, write_atomic};
+use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};
 use crate::score::{FailOn, Grade};
 use event::Env;
 use std::io::Write;
@@ -508,7 +510,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         confine: true,
         ..AcquireOptions::default()
     };
-    let mut acquired = match &plan.files {
+    let acquired = match &plan.files {
         None => acquire::acquire_paths(std::slice::from_ref(&scan_root), &opts),
         Some(files) if files.is_empty() => acquire::Acquired::default(),
         Some(files) => {
@@ -531,47 +533,58 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     // 3. The head lockfile: drift, unpinned servers, and the reviewed change.
     let lock_present = head_lock.is_some();
     let lock_for_scan = match (&head_lock, diff_mode) {
-        (Some(l), _) => Some(l.clone()),
-        (None, true) => Some(std::sync::Arc::new(Lockfile::empty(&lock_rel))),
-        (None, false) => None,
+        (Some(l), _) => LockSource::Given(l.clone()),
+        (None, true) => LockSource::Given(std::sync::Arc::new(Lockfile::empty(&lock_rel))),
+        (None, false) => LockSource::None,
     };
-    let options = ScanOptions {
-        include_builtins: inputs.include_builtins.clone(),
-        lockfile: lock_for_scan,
-        ..ScanOptions::default()
-    };
-    if inputs.live != Live::Off && !acquired.surfaces.is_empty() {
-        // Sandboxed: the whole invocation is checked, and the child gets PATH, a
-        // temp HOME, the config's literal values and the `pass-env` names only
-        // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
-        // The runner's network configuration reaches servers (a documented
-        // allowlist); packages are cached under the job's HOME; no progress.
+    // Sandboxed: the whole invocation is checked, and the child gets PATH, a
+    // temp HOME, the config's literal values and the `pass-env` names only
+    // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
+    // The runner's network configuration reaches servers (a documented
+    // allowlist); packages are cached under the job's HOME; no progress.
+    let live = (inputs.live != Live::Off && !acquired.surfaces.is_empty()).then(|| {
         let package_cache =
             crate::acquire::live::sandbox::default_cache_dir(&|n| std::env::var(n).ok());
-        let live = crate::acquire::live::LiveOptions {
+        crate::acquire::live::LiveOptions {
             pass_env: crate::acquire::live::PassEnv::new(inputs.pass_env.clone()),
             install: package_cache.is_some(),
             package_cache,
             progress: false,
             ..crate::acquire::live::LiveOptions::default()
-        };
-        let reports = crate::app::live_fill(&mut acquired, &live);
+        }
+    });
+    let live_asked = live.is_some();
+    // The trusted policy and the grade gate: drift is judged apart from the
+    // policy's server verdicts, following `fail-on-drift` (made stricter by the policy).
+    let now = env
+        .get("MTC_NOW")
+        .and_then(|d| d.parse::<crate::policy::Date>().ok());
+    let mut request = Request::new(Source::Acquired(acquired), &ws, inputs.max_file_bytes);
+    request.acquire.confine = true;
+    request.lockfile = lock_for_scan;
+    request.live = live;
+    // Registry I/O happens before the stages, as in `scan`.
+    request.online = inputs
+        .online
+        .then(crate::acquire::registry::RegistryConfig::default);
+    request.stages.include_builtins = inputs.include_builtins.clone();
+    request.policy = match &trusted.policy {
+        Some(p) => PolicySource::Given(p.clone()),
+        None => PolicySource::None,
+    };
+    request.judging = Judging {
+        fail_on: inputs.fail_on,
+        now,
+        drift_in_verdicts: false,
+    };
+    let scanned = scan::run(request).map_err(|e| e.to_string())?;
+    if live_asked {
         say(&format!(
             "live acquisition: {} server(s) contacted",
-            reports.len()
+            scanned.live.len()
         ));
     }
-    let mut options = options;
-    if inputs.online {
-        // Registry I/O happens before the pipeline, as in `scan`.
-        let cfg = crate::acquire::registry::RegistryConfig::default();
-        options.registry_facts = Some(std::sync::Arc::new(crate::acquire::registry::fetch(
-            &acquired.surfaces,
-            &cfg,
-        )));
-        options.online = Some(cfg);
-    }
-    let mut result = detect::run(acquired, &options);
+    let mut result = scanned.result;
     let mut scope = plan.scope;
     scope.lockfile_present = lock_present;
     scope.notes.extend(trusted.notes.iter().cloned());
@@ -609,21 +622,15 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         _ => None,
     };
 
-    // 4. Verdict and outputs. The trusted policy and the grade gate, judged
-    // without drift: drift follows `fail-on-drift` (made stricter by the policy).
-    let drifts: Vec<_> = result.servers.iter_mut().map(|s| s.drift.take()).collect();
-    if let Some(p) = &trusted.policy {
-        let now = env
-            .get("MTC_NOW")
-            .and_then(|d| d.parse::<crate::policy::Date>().ok())
-            .unwrap_or_else(crate::policy::Date::today_utc);
-        crate::policy::apply(&mut result, p, now, inputs.fail_on, &ws);
-    }
-    let base_verdict = crate::policy::verdict(&result, inputs.fail_on);
-    for (s, d) in result.servers.iter_mut().zip(drifts) {
-        s.drift = d;
-    }
-    let gate = gate::evaluate(&result, base_verdict, fail_on_drift, diff_mode);
+    // 4. Verdict and outputs.
+    let gate = gate::decide(
+        &result,
+        inputs.fail_on,
+        DriftRule::Ci {
+            fail_on_drift,
+            unpinned_gates: diff_mode,
+        },
+    );
     let sarif = bridge::sarif(
         &result,
         &gate.verdict,
@@ -671,7 +678,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let markdown = bridge::markdown(&result, &gate.verdict, baseline, fail_on, &ctx);
 
     print_summary(&result, &gate, &scope, trusted.change.as_ref());
-    for line in gate::annotations(&result, &gate, fail_on, fail_on_drift) {
+    for line in outputs::annotations(&result, &gate, fail_on, fail_on_drift) {
         println!("{line}");
     }
     for e in &result.errors {
@@ -695,7 +702,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
-        append_runner_file(Path::new(p), &gate::outputs(&gate, &sarif_shown))
+        append_runner_file(Path::new(p), &outputs::outputs(&gate, &sarif_shown))
             .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
     }
 
@@ -749,10 +756,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             }
         }
     }
-    Ok(crate::app::exit_code(
-        &gate.verdict,
-        !result.errors.is_empty(),
-    ))
+    Ok(gate.exit_code(!result.errors.is_empty()))
 }
 
 /// Choose the changed files worth scanning: configs and descriptors under
@@ -894,7 +898,7 @@ fn print_summary(
             }
         ));
     }
-    say(&crate::app::verdict_line(&g.verdict));
+    say(&gate::verdict_line(&g.verdict));
 }
 
 #[cfg(test)]

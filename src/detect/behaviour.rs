@@ -9,9 +9,9 @@
 //! of the server, is about something else and is skipped. Linear in the text:
 //! one automaton pass, then one walk over the hits.
 
-use super::Role;
 use super::capability::role_from_str;
 use crate::lang::{self, ConceptId, Hit, Lang, Lexicon};
+use crate::model::Role;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -2,8 +2,8 @@
 //! `--include-builtins CLIENT` they join every session, because the client's own
 //! shell, file and web tools often complete a toxic flow an MCP server starts.
 
-use super::Role;
 use super::capability::role_from_str;
+use crate::model::Role;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;

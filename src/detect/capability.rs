@@ -2,8 +2,9 @@
 //! description and parameter shape (lexicon in `src/data/capability_lexicon.toml`),
 //! never from its annotations — annotations are only checked against the roles.
 
-use super::{Role, ScanOptions};
+use super::ScanOptions;
 use crate::finding::Finding;
+use crate::model::Role;
 use crate::surface::{Item, ServerSurface};
 use rayon::prelude::*;
 use regex::Regex;

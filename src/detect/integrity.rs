@@ -3,12 +3,12 @@
 //! descriptor that disagrees with the reviewed snapshot. No I/O: the lockfile
 //! was read before the pipeline ran.
 
-use super::{Drift, ServerResult};
 use crate::acquire::FileKind;
 use crate::canonical::Snapshot;
 use crate::diff::{CatalogDiff, diff_surfaces};
 use crate::finding::Finding;
 use crate::lockfile::{Entry, Lockfile};
+use crate::model::{Drift, ServerResult};
 use crate::parse::InputError;
 use crate::surface::{Coverage, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};

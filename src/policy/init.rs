@@ -5,7 +5,7 @@
 //! for a human to allow explicitly.
 
 use super::{Date, FORMAT_VERSION};
-use crate::detect::ScanResult;
+use crate::model::ScanResult;
 use crate::surface::Transport;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

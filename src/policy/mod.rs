@@ -14,14 +14,13 @@ pub mod init;
 
 pub use date::Date;
 
-use crate::detect::{ScanResult, ServerResult};
 use crate::finding::{Finding, Severity, Suppression, sort_dedup};
+use crate::model::{Decision, Exception, PolicyOutcome, PolicyVerdict, ScanResult, ServerResult};
 use crate::parse::{self, InputError, ptr_seg};
-use crate::report::Verdict;
 use crate::score::{self, FailOn, Grade};
 use crate::surface::{Location, Transport};
+use serde::Deserialize;
 use serde::de::{self, Deserializer};
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -262,67 +261,10 @@ impl Policy {
     }
 }
 
-/// The gate's decision for one server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Decision {
-    Pass,
-    Fail,
-    /// Passes only because of active suppressions: a time-limited exception.
-    Exception,
-}
-
-impl Decision {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::Pass => "pass",
-            Decision::Fail => "fail",
-            Decision::Exception => "exception",
-        }
-    }
-}
-
-/// Who granted an exception, until when, and for which rules.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Exception {
-    pub owner: String,
-    /// The earliest expiry among the suppressions it rests on.
-    pub expires: String,
-    pub rules: Vec<String>,
-}
-
-/// The seed's gate verdict for one server: pass, fail, or exception.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PolicyVerdict {
-    pub decision: Decision,
-    /// Why it fails (or would fail without the exception).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub reasons: Vec<String>,
-    /// The owner of the server's policy entry.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub review_expires: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exception: Option<Exception>,
-}
-
-/// The policy in force for a scan, and the findings about the file itself.
-#[derive(Debug, Clone, Serialize)]
-pub struct PolicyOutcome {
-    pub path: String,
-    /// The effective gate grade (the stricter of the policy's and `--fail-on`).
-    pub fail_on: FailOn,
-    pub drift_fails: bool,
-    pub require_entries: bool,
-    /// Stale entries and lapsed suppressions of servers no config declares.
-    pub findings: Vec<Finding>,
-}
-
 /// Breaches of the contract fail the gate on their own (the seed: pass or fail,
 /// never an average). MTC-POL-004 (a literal secret) runs without a policy too and,
 /// like every detection rule, gates through the grade.
-fn is_violation(f: &Finding) -> bool {
+pub fn is_violation(f: &Finding) -> bool {
     f.rule_id.starts_with("MTC-POL-")
         && f.rule_id != "MTC-POL-004"
         && f.severity >= Severity::Medium
@@ -630,7 +572,18 @@ fn suppress(findings: &mut [Finding], scope: &str, active: &[&SuppressionEntry])
 /// Apply a policy to a finished pipeline result (see the module docs).
 /// `root` is the repository root; `cli_fail_on` is `--fail-on` (or the workflow's
 /// `fail-on`): the policy's gate may be stricter, never looser.
-pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: FailOn, root: &Path) {
+///
+/// `drift_in_verdicts`: whether a server's verdict counts its drift (the
+/// policy's `drift_fails`). `ci` passes false: there drift gates on its own,
+/// through `fail-on-drift` (see `gate::DriftRule`).
+pub fn apply(
+    result: &mut ScanResult,
+    p: &Policy,
+    now: Date,
+    cli_fail_on: FailOn,
+    root: &Path,
+    drift_in_verdicts: bool,
+) {
     let fail_on = p.gate.fail_on_with_floor(cli_fail_on);
     let mut own = Vec::new();
 
@@ -719,7 +672,8 @@ pub fn apply(result: &mut ScanResult, p: &Policy, now: Date, cli_fail_on: FailOn
         );
     }
     for sr in result.servers.iter_mut() {
-        sr.policy = (!sr.surface.disabled).then(|| server_verdict(sr, p, fail_on));
+        sr.policy =
+            (!sr.surface.disabled).then(|| server_verdict(sr, p, fail_on, drift_in_verdicts));
     }
     result.policy = Some(PolicyOutcome {
         path: p.path.clone(),
@@ -751,7 +705,12 @@ fn fail_reasons<'a>(
     reasons
 }
 
-fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: FailOn) -> PolicyVerdict {
+fn server_verdict(
+    sr: &ServerResult,
+    p: &Policy,
+    fail_on: FailOn,
+    drift_in_verdicts: bool,
+) -> PolicyVerdict {
     let entry = p.servers.get(&sr.surface.id);
     let mut v = PolicyVerdict {
         decision: Decision::Pass,
@@ -764,7 +723,7 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: FailOn) -> PolicyVerdi
         review_expires: entry.map(|e| e.review_expires.to_string()),
         exception: None,
     };
-    if p.gate.drifts_fail() && sr.drift.is_some() {
+    if drift_in_verdicts && p.gate.drifts_fail() && sr.drift.is_some() {
         v.reasons
             .push("unreviewed drift against the lockfile".into());
     }
@@ -819,51 +778,13 @@ fn server_verdict(sr: &ServerResult, p: &Policy, fail_on: FailOn) -> PolicyVerdi
     v
 }
 
-/// The scan's gate with the policy in force: the grade gate at the policy's
-/// `fail_on`, plus every server whose policy verdict is fail, plus violations in
-/// the policy file itself. Without a policy, the plain grade gate.
-pub fn verdict(result: &ScanResult, cli_fail_on: FailOn) -> Verdict {
-    let Some(o) = &result.policy else {
-        return crate::report::verdict(result, cli_fail_on);
-    };
-    let mut v = crate::report::verdict(result, o.fail_on);
-    for s in &result.servers {
-        if let Some(pv) = s.policy.as_ref().filter(|pv| pv.decision == Decision::Fail) {
-            for r in pv.reasons.iter().filter(|r| !r.starts_with("graded ")) {
-                v.reasons.push(format!(
-                    "server {}: {}",
-                    crate::text::visible(&s.surface.id),
-                    crate::text::visible(r)
-                ));
-            }
-        }
-    }
-    for f in o
-        .findings
-        .iter()
-        .filter(|f| f.suppressed.is_none() && is_violation(f))
-    {
-        v.reasons.push(format!(
-            "{}: {}",
-            f.rule_id,
-            crate::text::visible(&f.message)
-        ));
-    }
-    v.failed = !v.reasons.is_empty();
-    v
-}
-
-/// Load the policy for a scan (`explicit`, else `<root>/mcptrustchecker.toml` when
-/// present), apply it, and return the gate verdict. An explicit file that is
-/// missing, or any malformed policy, is an error.
-pub fn enforce(
-    result: &mut ScanResult,
+/// The policy for a scan: `explicit`, else `<root>/mcptrustchecker.toml` when
+/// present. An explicit file that is missing, or any malformed policy, is an error.
+pub fn find(
     root: &Path,
     explicit: Option<&Path>,
-    now: Option<Date>,
-    cli_fail_on: FailOn,
     max_bytes: u64,
-) -> Result<Verdict, InputError> {
+) -> Result<Option<Policy>, InputError> {
     // The default file is the repository's: read only inside it (a symlink
     // leaving the repository is refused). An explicit `--policy` is the user's choice.
     let path = match explicit {
@@ -877,18 +798,11 @@ pub fn enforce(
             Some(p).filter(|p| p.is_file())
         }
     };
-    if let Some(path) = path {
+    path.map(|path| {
         let display = crate::acquire::display_path(&path, root);
-        let policy = Policy::load(&path, &display, max_bytes)?;
-        apply(
-            result,
-            &policy,
-            now.unwrap_or_else(Date::today_utc),
-            cli_fail_on,
-            root,
-        );
-    }
-    Ok(verdict(result, cli_fail_on))
+        Policy::load(&path, &display, max_bytes)
+    })
+    .transpose()
 }
 
 /// The policy column of a Markdown server table: `pass`, `**fail**`, or

@@ -1,6 +1,11 @@
 use super::*;
 use crate::acquire::Acquired;
 use crate::detect::{self, ScanOptions};
+
+/// The scan's gate, as `scan` decides it.
+fn verdict(r: &ScanResult, fail_on: FailOn) -> crate::model::Verdict {
+    crate::gate::decide(r, fail_on, crate::gate::DriftRule::Always).verdict
+}
 use crate::surface::{Item, PackageId, RemoteKind, ServerSurface, Source};
 use serde_json::json;
 
@@ -205,6 +210,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         date("2026-12-01"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     for s in &r.servers {
         let pol: Vec<_> = s
@@ -231,6 +237,7 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         date("2027-01-02"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     let a = &r.servers[0];
     assert_eq!(
@@ -284,6 +291,7 @@ fn suppression_makes_an_exception_until_it_expires() {
         date("2026-12-31"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     let a = &r.servers[0];
     let f = a
@@ -311,6 +319,7 @@ fn suppression_makes_an_exception_until_it_expires() {
         date("2027-01-01"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     let a = &r.servers[0];
     assert!(a.findings.iter().all(|f| f.suppressed.is_none()));
@@ -343,6 +352,7 @@ fn missing_entries_and_stale_entries() {
         date("2026-12-01"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     assert!(
         r.servers
@@ -361,6 +371,7 @@ fn missing_entries_and_stale_entries() {
         date("2026-12-01"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     assert!(
         r.servers
@@ -399,6 +410,7 @@ fn unpinned_launches() {
         date("2026-12-01"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     let f: Vec<_> = r.servers[0]
         .findings
@@ -432,6 +444,7 @@ fn drafted_policy_parses_and_passes() {
         date("2026-11-29"),
         crate::score::FailOn::At(Grade::F),
         Path::new("/nonexistent"),
+        true,
     );
     // The plain-http host is left for a human to allow explicitly.
     assert_eq!(

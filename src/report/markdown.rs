@@ -7,10 +7,9 @@
 //! The report stays under GitHub's comment limit by dropping the least severe
 //! entries first, and says so.
 
-use super::Verdict;
-use crate::detect::{ScanResult, ServerResult};
 use crate::diff::{CatalogDiff, Change, WordPart};
 use crate::finding::{Finding, Severity};
+use crate::model::{ScanResult, ServerResult, Verdict};
 use crate::score::{FailOn, Grade};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -397,8 +396,8 @@ fn word_diff(parts: &[WordPart], max: usize) -> String {
 }
 
 /// The seed's gate verdict for one server: pass, fail, or exception (owner, expiry).
-fn policy_cell(v: Option<&crate::policy::PolicyVerdict>) -> String {
-    use crate::policy::Decision;
+fn policy_cell(v: Option<&crate::model::PolicyVerdict>) -> String {
+    use crate::model::Decision;
     let Some(v) = v else {
         return "—".into();
     };

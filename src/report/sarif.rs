@@ -4,9 +4,8 @@
 //! survives unrelated edits; GitHub's size limits are enforced by keeping the
 //! most severe results and saying so in the run's notifications.
 
-use super::Verdict;
-use crate::detect::ScanResult;
 use crate::finding::{Confidence, Finding, Severity};
+use crate::model::{ScanResult, Verdict};
 use crate::rules::Rule;
 use serde_json::{Value, json};
 use serde_sarif::sarif;
@@ -718,8 +717,8 @@ fn run_properties(r: &ScanResult, v: &Verdict) -> sarif::PropertyBag {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::{ScanResult, ServerResult};
     use crate::finding::Suppression;
+    use crate::model::{ScanResult, ServerResult};
     use crate::surface::{Location, ServerSurface, Source, Transport};
 
     fn server(id: &str, findings: Vec<Finding>) -> ServerResult {
