@@ -115,7 +115,7 @@ fn text_stages(c: &mut Criterion) {
         b.iter(|| s.text_fields().len())
     });
     g.bench_function("canonical-digest/1000-tools", |b| {
-        b.iter(|| mcptrustchecker::canonical::surface_digest(&s))
+        b.iter(|| mcptrustchecker::lock::canonical::surface_digest(&s))
     });
     g.finish();
 }

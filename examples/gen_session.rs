@@ -9,7 +9,8 @@
 mod synth;
 
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
-use mcptrustchecker::lockfile::{Lockfile, lock_surfaces};
+use mcptrustchecker::lock::lockfile::Lockfile;
+use mcptrustchecker::lock::pin::lock_surfaces;
 use mcptrustchecker::surface::Item;
 use std::path::PathBuf;
 

@@ -268,7 +268,7 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
     }
     // The repository's own lockfile, read only inside the repository.
     let lock = if let Some(lock_path) =
-        acquire::confine::inside(&root, crate::lockfile::FILE_NAME).filter(|p| p.is_file())
+        acquire::confine::inside(&root, crate::lock::lockfile::FILE_NAME).filter(|p| p.is_file())
     {
         let display = acquire::display_path(&lock_path, &root);
         let text = crate::parse::read_text(&lock_path, &display, a.max_file_bytes)

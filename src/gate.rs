@@ -116,7 +116,7 @@ pub fn decide(r: &ScanResult, cli_fail_on: FailOn, drift: DriftRule) -> Gate {
         .iter()
         .filter(|s| r.unpinned.contains(&s.surface.id))
     {
-        if crate::lockfile::acquired(&s.surface) {
+        if crate::lock::pin::acquired(&s.surface) {
             unpinned.push(s.surface.id.clone());
         } else {
             uninspected.push(s.surface.id.clone());

@@ -9,18 +9,15 @@
 
 pub mod acquire;
 pub mod app;
-pub mod canonical;
 pub mod ci;
 pub mod confusables;
 pub mod data;
 pub mod detect;
-pub mod diff;
 pub mod finding;
 pub mod gate;
 pub mod lang;
 pub mod lazy;
-pub mod lockcmd;
-pub mod lockfile;
+pub mod lock;
 pub mod model;
 pub mod output;
 pub mod parse;

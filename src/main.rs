@@ -11,7 +11,7 @@ use mcptrustchecker::acquire::live::LiveOptions;
 use mcptrustchecker::acquire::registry::RegistryConfig;
 use mcptrustchecker::app::{self, Format, ScanArgs};
 use mcptrustchecker::detect::ScanOptions;
-use mcptrustchecker::lockcmd::{self, LockArgs};
+use mcptrustchecker::lock::cmd::{self as lockcmd, LockArgs};
 use mcptrustchecker::output::{emit, exit, note};
 use mcptrustchecker::policy::Date;
 use std::path::PathBuf;

@@ -3,8 +3,8 @@
 //! it names no stage, policy or report, so each of them can depend on it.
 
 use crate::acquire::FileKind;
-use crate::diff::CatalogDiff;
 use crate::finding::Finding;
+use crate::lock::diff::CatalogDiff;
 use crate::parse::InputError;
 use crate::score::{FailOn, Grade, Score};
 use crate::surface::{Client, Location, ServerSurface};

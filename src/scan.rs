@@ -8,7 +8,7 @@ use crate::acquire::live::{LiveOptions, LiveReport};
 use crate::acquire::registry::RegistryConfig;
 use crate::acquire::{self, AcquireOptions, Acquired};
 use crate::detect::{self, ScanOptions};
-use crate::lockfile::Lockfile;
+use crate::lock::lockfile::Lockfile;
 use crate::model::ScanResult;
 use crate::parse::InputError;
 use crate::policy::{Date, Policy};
@@ -164,7 +164,7 @@ pub fn run(req: Request) -> Result<Scanned, InputError> {
         LockSource::Given(l) => (Some(l), None),
         LockSource::Find(explicit) => {
             // The pipeline only compares with the lockfile, never writes it.
-            match crate::lockcmd::load_lock(
+            match crate::lock::cmd::load_lock(
                 explicit.as_deref(),
                 &opts.root,
                 opts.max_file_bytes,

@@ -6,7 +6,7 @@
 use mcptrustchecker::acquire::{self, Acquired, configs, manifest};
 use mcptrustchecker::detect::{self, ScanOptions};
 use mcptrustchecker::gate::{self, DriftRule};
-use mcptrustchecker::lockfile::Lockfile;
+use mcptrustchecker::lock::lockfile::Lockfile;
 use mcptrustchecker::model::ScanResult;
 use mcptrustchecker::parse::{self, Doc};
 use mcptrustchecker::report::{json, markdown, sarif};

@@ -19,7 +19,7 @@ pub mod trust;
 use crate::acquire::confine::Workspace;
 use crate::acquire::{self, AcquireOptions};
 use crate::gate::{self, DriftRule};
-use crate::lockfile::Lockfile;
+use crate::lock::lockfile::Lockfile;
 use crate::model::ScanResult;
 use crate::output::{exit, write_atomic};
 use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};

@@ -4,10 +4,10 @@
 //! was read before the pipeline ran.
 
 use crate::acquire::FileKind;
-use crate::canonical::Snapshot;
-use crate::diff::{CatalogDiff, diff_surfaces};
 use crate::finding::Finding;
-use crate::lockfile::{Entry, Lockfile};
+use crate::lock::canonical::Snapshot;
+use crate::lock::diff::{CatalogDiff, diff_surfaces};
+use crate::lock::lockfile::{Entry, Lockfile};
 use crate::model::{Drift, ServerResult};
 use crate::parse::InputError;
 use crate::surface::{Coverage, ServerSurface};
@@ -28,7 +28,7 @@ pub fn prepare(
         if s.coverage == Coverage::ConfigOnly
             && let Some(e) = lock.entries.get(&s.id)
         {
-            crate::lockfile::fill_from_snapshot(s, e);
+            crate::lock::pin::fill_from_snapshot(s, e);
         }
     });
     descriptor_diffs(surfaces, lock)
@@ -164,7 +164,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lockfile::lock_surfaces;
+    use crate::lock::pin::lock_surfaces;
     use crate::surface::{Item, Location, Source, Transport};
     use serde_json::json;
 
@@ -176,7 +176,7 @@ mod tests {
     ) -> Option<Drift> {
         check(
             s,
-            &crate::canonical::surface_digest(s),
+            &crate::lock::canonical::surface_digest(s),
             lock,
             descriptor,
             out,
@@ -186,7 +186,7 @@ mod tests {
     fn surface(id: &str, client: bool, desc: &str) -> ServerSurface {
         let client = client.then_some(crate::surface::Client::Cursor);
         let source = Source {
-            location: Location::new(crate::lockfile::id_file(id), 2, 3),
+            location: Location::new(crate::lock::lockfile::id_file(id), 2, 3),
             format: "x".into(),
             client,
         };

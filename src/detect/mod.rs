@@ -40,7 +40,7 @@ pub struct ScanOptions {
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
     /// The committed lockfile (stage 7), read before the pipeline runs.
-    pub lockfile: Option<std::sync::Arc<crate::lockfile::Lockfile>>,
+    pub lockfile: Option<std::sync::Arc<crate::lock::lockfile::Lockfile>>,
     /// Registry facts fetched before the stages (set by `scan::run` when online).
     pub registry_facts: Option<std::sync::Arc<crate::acquire::registry::Facts>>,
 }
@@ -162,7 +162,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         .map(|(surface, mut findings)| {
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
-            let digest = crate::canonical::surface_digest(&surface);
+            let digest = crate::lock::canonical::surface_digest(&surface);
             let drift = lock.and_then(|l| {
                 integrity::check(
                     &surface,

@@ -7,8 +7,8 @@
 //! The report stays under GitHub's comment limit by dropping the least severe
 //! entries first, and says so.
 
-use crate::diff::{CatalogDiff, Change, WordPart};
 use crate::finding::{Finding, Severity};
+use crate::lock::diff::{CatalogDiff, Change, WordPart};
 use crate::model::{ScanResult, ServerResult, Verdict};
 use crate::score::{FailOn, Grade};
 use std::collections::BTreeMap;

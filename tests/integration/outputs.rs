@@ -536,8 +536,8 @@ fn surface(id: &str) -> mcptrustchecker::surface::ServerSurface {
 
 #[test]
 fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
-    use mcptrustchecker::diff::{CatalogDiff, Change, ChangeKind, WordPart};
     use mcptrustchecker::finding::{Finding, Suppression};
+    use mcptrustchecker::lock::diff::{CatalogDiff, Change, ChangeKind, WordPart};
     use mcptrustchecker::model::{Drift, ScanResult, ServerResult};
     use mcptrustchecker::surface::Location;
     let hostile =

@@ -1,9 +1,9 @@
 //! The `lock` and `diff` commands, and the lockfile lookup the pipeline shares with them.
 
 use crate::acquire::{self, AcquireOptions};
-use crate::canonical::Snapshot;
 use crate::gate;
-use crate::lockfile::{self, Lockfile};
+use crate::lock::canonical::Snapshot;
+use crate::lock::lockfile::{self, Lockfile};
 use crate::model::ScanResult;
 use crate::output::{emit, exit, note, write_atomic};
 use crate::parse::InputError;
@@ -115,7 +115,7 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
     let read: BTreeSet<String> = acquired.files.iter().map(|(f, _)| f.clone()).collect();
     let failed: BTreeSet<String> = acquired.errors.iter().map(|e| e.path.clone()).collect();
     let stale = lock.stale(&ids, &read, &failed);
-    let report = lockfile::lock_surfaces(&mut lock, &acquired.surfaces, &stale);
+    let report = crate::lock::pin::lock_surfaces(&mut lock, &acquired.surfaces, &stale);
     let text = lock.to_text();
     if before.as_deref() != Some(text.as_bytes()) {
         write_atomic(&path, text.as_bytes())?;
@@ -134,9 +134,9 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
 pub struct DiffOutcome {
     pub lockfile: String,
     /// Pinned servers whose surface changed.
-    pub drift: Vec<crate::diff::CatalogDiff>,
+    pub drift: Vec<crate::lock::diff::CatalogDiff>,
     /// Servers with no entry: everything they bring is new.
-    pub unpinned: Vec<crate::diff::CatalogDiff>,
+    pub unpinned: Vec<crate::lock::diff::CatalogDiff>,
     /// Entries with no server any more.
     pub stale: Vec<String>,
     pub errors: Vec<InputError>,
@@ -150,7 +150,7 @@ impl DiffOutcome {
     pub fn render_terminal(&self, servers: usize) -> String {
         let mut s = String::new();
         for d in self.drift.iter().chain(&self.unpinned) {
-            s.push_str(&crate::diff::render_terminal(d));
+            s.push_str(&crate::lock::diff::render_terminal(d));
         }
         for id in &self.stale {
             s.push_str(&format!(
@@ -189,8 +189,8 @@ pub fn outcome(result: &ScanResult, lockfile: &str) -> DiffOutcome {
         if let Some(d) = &s.drift {
             o.drift.push(d.diff.clone());
         } else if result.unpinned.contains(&s.surface.id) {
-            let mut d = crate::diff::added_server(&s.surface.id, &Snapshot::of(&s.surface));
-            if !lockfile::acquired(&s.surface) {
+            let mut d = crate::lock::diff::added_server(&s.surface.id, &Snapshot::of(&s.surface));
+            if !crate::lock::pin::acquired(&s.surface) {
                 d.changes[0].summary.push_str(&format!(
                     " (catalog not acquired: coverage {})",
                     s.surface.coverage.as_str()
