@@ -84,6 +84,10 @@ cp "$WORK/out.sarif" "$OUT/scan.demo.output.sarif-file"
 run "rules" "$ROOT" rules
 run "rules-md" "$ROOT" rules --markdown
 run "explain" "$ROOT" explain MTC-TOFU-001
+for c in scan lock diff ci rules explain; do
+    run "help.$c" "$ROOT" "$c" --help
+done
+run "help.policy-init" "$ROOT" policy init --help
 
 # The demo as a repository: policy, lockfile, drift, baseline, CI.
 D="$WORK/repo"

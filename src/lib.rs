@@ -16,6 +16,7 @@ pub mod detect;
 pub mod finding;
 pub mod gate;
 pub mod lang;
+pub mod launch;
 pub mod lazy;
 pub mod lock;
 pub mod model;

@@ -153,9 +153,28 @@ struct ScanCmd {
     /// (the client each config belongs to).
     #[arg(long, value_name = "CLIENT", value_parser = parse_client)]
     include_builtins: Option<String>,
-    /// Also allow this stdio executable (repeatable; default list: npx, uvx, python, python3, node, docker, deno).
-    #[arg(long, value_name = "NAME")]
+    /// Also allow this stdio executable (repeatable; default list: see `src/data/launch.toml`).
+    #[arg(long, value_name = "NAME", help = allow_exec_help())]
     allow_exec: Vec<String>,
+}
+
+/// The executable allowlist, as the help names it (`src/data/launch.toml`).
+fn allowlist_names() -> String {
+    mcptrustchecker::launch::exec_allowlist().join(", ")
+}
+
+fn allow_exec_help() -> String {
+    format!(
+        "Also allow this stdio executable (repeatable; default list: {})",
+        allowlist_names()
+    )
+}
+
+fn allow_any_command_help() -> String {
+    format!(
+        "Run stdio commands outside the allowlist ({})",
+        allowlist_names()
+    )
 }
 
 fn parse_client(s: &str) -> Result<String, String> {
@@ -175,8 +194,8 @@ pub struct LiveFlags {
     /// Read each server's catalog from the running server (runs stdio commands in a sandbox).
     #[arg(long)]
     live: bool,
-    /// Run stdio commands outside the allowlist (npx, uvx, python, python3, node, docker, deno).
-    #[arg(long, requires = "live")]
+    /// Run stdio commands outside the allowlist (see `src/data/launch.toml`).
+    #[arg(long, requires = "live", help = allow_any_command_help())]
     allow_any_command: bool,
     /// Per-request timeout after `initialize`, seconds.
     #[arg(long, default_value_t = 15.0, value_name = "SECS")]

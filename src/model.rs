@@ -29,6 +29,21 @@ pub enum Role {
 }
 
 impl Role {
+    /// Parse a role name as written in the data files (`untrusted-input`, …).
+    pub fn parse(s: &str) -> Option<Role> {
+        Some(match s {
+            "untrusted-input" => Role::UntrustedInput,
+            "sensitive-source" => Role::SensitiveSource,
+            "external-sink" => Role::ExternalSink,
+            "code-exec" => Role::CodeExec,
+            "file-write" => Role::FileWrite,
+            "destructive" => Role::Destructive,
+            "high-impact" => Role::HighImpact,
+            "url-fetch" => Role::UrlFetch,
+            _ => return None,
+        })
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Role::UntrustedInput => "untrusted-input",

@@ -164,7 +164,7 @@ pub fn run(req: Request) -> Result<Scanned, InputError> {
         LockSource::Given(l) => (Some(l), None),
         LockSource::Find(explicit) => {
             // The pipeline only compares with the lockfile, never writes it.
-            match crate::lock::cmd::load_lock(
+            match crate::lock::lockfile::load_lock(
                 explicit.as_deref(),
                 &opts.root,
                 opts.max_file_bytes,

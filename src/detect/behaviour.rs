@@ -9,7 +9,6 @@
 //! of the server, is about something else and is skipped. Linear in the text:
 //! one automaton pass, then one walk over the hits.
 
-use super::capability::role_from_str;
 use crate::lang::{self, ConceptId, Hit, Lang, Lexicon};
 use crate::model::Role;
 use serde::Deserialize;
@@ -111,7 +110,7 @@ fn engine() -> &'static Engine {
             lex.id(n)
                 .unwrap_or_else(|| panic!("roles.toml: unknown concept {n}"))
         };
-        let role = |r: &str| role_from_str(r).unwrap_or_else(|| panic!("roles.toml: role {r}"));
+        let role = |r: &str| Role::parse(r).unwrap_or_else(|| panic!("roles.toml: role {r}"));
         let rules = file
             .rule
             .iter()

@@ -148,21 +148,6 @@ fn lexicon() -> &'static Lexicon {
     })
 }
 
-/// Parse a role name as written in the data files (`untrusted-input`, …).
-pub fn role_from_str(s: &str) -> Option<Role> {
-    Some(match s {
-        "untrusted-input" => Role::UntrustedInput,
-        "sensitive-source" => Role::SensitiveSource,
-        "external-sink" => Role::ExternalSink,
-        "code-exec" => Role::CodeExec,
-        "file-write" => Role::FileWrite,
-        "destructive" => Role::Destructive,
-        "high-impact" => Role::HighImpact,
-        "url-fetch" => Role::UrlFetch,
-        _ => return None,
-    })
-}
-
 /// Split an identifier into lowercase tokens: snake, kebab, dotted, camelCase.
 pub fn tokens(name: &str) -> Vec<String> {
     let mut out = Vec::new();

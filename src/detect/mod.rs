@@ -50,10 +50,7 @@ impl Default for ScanOptions {
         ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
-            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            exec_allowlist: crate::launch::exec_allowlist().to_vec(),
             lockfile: None,
             registry_facts: None,
         }

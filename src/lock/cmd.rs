@@ -3,7 +3,7 @@
 use crate::acquire::{self, AcquireOptions};
 use crate::gate;
 use crate::lock::canonical::Snapshot;
-use crate::lock::lockfile::{self, Lockfile};
+use crate::lock::lockfile::{Lockfile, load_lock, lock_path};
 use crate::model::ScanResult;
 use crate::output::{emit, exit, note, write_atomic};
 use crate::parse::InputError;
@@ -11,7 +11,7 @@ use crate::scan::{self, LockSource, Request, Source};
 use crate::text::visible;
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Options shared by `lock` and `diff`.
@@ -41,41 +41,6 @@ impl LockArgs {
             .clone()
             .unwrap_or_else(|| acquire::find_root(&paths[0]))
     }
-}
-
-/// Where the lockfile is: `--lockfile`, else `mcptrustchecker.lock` at the root.
-pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
-    explicit
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| root.join(lockfile::FILE_NAME))
-}
-
-/// Read the lockfile if there is one. A missing default lockfile is `None`; a
-/// missing explicit one, or a malformed one, is an error with its position.
-/// `keep_raw`: see [`Lockfile::load`] (only `lock` writes the file back).
-pub fn load_lock(
-    explicit: Option<&Path>,
-    root: &Path,
-    max_bytes: u64,
-    keep_raw: bool,
-) -> Result<Option<Lockfile>, InputError> {
-    let path = lock_path(explicit, root);
-    let display = acquire::display_path(&path, root);
-    if explicit.is_none() {
-        // The default lockfile is the repository's: a symlink leaving it is refused.
-        let ws = acquire::confine::Workspace::new(root)
-            .map_err(|e| InputError::new(&display, e.to_string()))?;
-        ws.resolve(lockfile::FILE_NAME).map_err(|e| {
-            InputError::new(&display, format!("{e}; pass --lockfile FILE to use it"))
-        })?;
-    }
-    if !path.exists() {
-        return match explicit {
-            Some(_) => Err(InputError::new(&display, "lockfile not found")),
-            None => Ok(None),
-        };
-    }
-    Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
 fn print_errors(errors: &[InputError]) {

@@ -8,7 +8,7 @@ use crate::parse::{self, Doc, InputError, ptr_seg};
 use crate::surface::{Item, Location};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Default file name, at the repository root.
 pub const FILE_NAME: &str = "mcptrustchecker.lock";
@@ -502,6 +502,41 @@ fn migrate_redaction(snapshot: &mut Snapshot, redacted: Value, stored: String) -
     } else {
         stored
     }
+}
+
+/// Where the lockfile is: `--lockfile`, else `mcptrustchecker.lock` at the root.
+pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
+    explicit
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| root.join(FILE_NAME))
+}
+
+/// Read the lockfile if there is one. A missing default lockfile is `None`; a
+/// missing explicit one, or a malformed one, is an error with its position.
+/// `keep_raw`: see [`Lockfile::load`] (only `lock` writes the file back).
+pub fn load_lock(
+    explicit: Option<&Path>,
+    root: &Path,
+    max_bytes: u64,
+    keep_raw: bool,
+) -> Result<Option<Lockfile>, InputError> {
+    let path = lock_path(explicit, root);
+    let display = crate::acquire::display_path(&path, root);
+    if explicit.is_none() {
+        // The default lockfile is the repository's: a symlink leaving it is refused.
+        let ws = crate::acquire::confine::Workspace::new(root)
+            .map_err(|e| InputError::new(&display, e.to_string()))?;
+        ws.resolve(FILE_NAME).map_err(|e| {
+            InputError::new(&display, format!("{e}; pass --lockfile FILE to use it"))
+        })?;
+    }
+    if !path.exists() {
+        return match explicit {
+            Some(_) => Err(InputError::new(&display, "lockfile not found")),
+            None => Ok(None),
+        };
+    }
+    Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
 #[cfg(test)]

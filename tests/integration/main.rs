@@ -2,6 +2,7 @@
 //! real `mcptrustchecker` binary on fixtures.
 
 mod action;
+mod architecture;
 mod bad_input;
 mod boundaries;
 mod ci;
