@@ -9,6 +9,7 @@
 
 pub mod acquire;
 pub mod app;
+pub mod chars;
 pub mod ci;
 pub mod confusables;
 pub mod data;

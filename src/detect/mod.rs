@@ -12,8 +12,8 @@ pub mod injection;
 pub mod integrity;
 pub mod intent;
 pub mod meta;
-pub mod policy;
 pub mod posture;
+pub mod secrets;
 pub mod shadow;
 pub mod squat;
 pub mod supply_chain;
@@ -70,7 +70,7 @@ fn server_stages(
     toxic_flow::check_server(s, roles, out);
     supply_chain::check(s, opts, out);
     posture::check(s, opts, out);
-    policy::check(s, out);
+    secrets::check(s, out);
 }
 
 /// Stages 1 and 2 over every text field of `s`, findings in field order (so
