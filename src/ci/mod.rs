@@ -11,8 +11,11 @@ pub mod bridge;
 pub mod changed;
 pub mod comment;
 pub mod event;
+mod files;
 pub mod github;
+mod inputs;
 pub mod outputs;
+mod plan;
 pub mod summary;
 pub mod trust;
 
@@ -23,9 +26,10 @@ use crate::lock::lockfile::Lockfile;
 use crate::model::ScanResult;
 use crate::output::{exit, write_atomic};
 use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};
-use crate::score::{FailOn, Grade};
 use event::Env;
-use std::io::Write;
+use files::{append_runner_file, sarif_target};
+pub use inputs::{Inputs, Live};
+use plan::{Plan, select};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -38,106 +42,6 @@ pub struct CiArgs {
     pub workspace: Option<PathBuf>,
     /// `--max-file-size`: overrides the `max-file-size` input.
     pub max_file_size: Option<u64>,
-}
-
-/// The action's inputs, validated.
-#[derive(Debug, Clone)]
-pub struct Inputs {
-    pub path: String,
-    pub lockfile: String,
-    pub fail_on: FailOn,
-    pub fail_on_drift: bool,
-    pub live: Live,
-    pub online: bool,
-    pub include_builtins: Option<String>,
-    pub policy: Option<String>,
-    /// `None`: under `RUNNER_TEMP` (see [`sarif_target`]).
-    pub sarif_file: Option<String>,
-    /// The code-scanning category (`automationDetails.id`).
-    pub category: Option<String>,
-    pub comment: bool,
-    /// Names this job's sticky comment (its marker).
-    pub comment_header: Option<String>,
-    /// Files (configs, descriptors, the lockfile, the policy) larger than this are refused.
-    pub max_file_bytes: u64,
-    /// Variables of the job's environment live servers may receive (`pass-env`).
-    pub pass_env: Vec<String>,
-}
-
-/// The `live` input. A pull request's configs are the PR author's: spawning
-/// them needs an explicit `force`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Live {
-    Off,
-    On,
-    Force,
-}
-
-impl Inputs {
-    pub fn from_env(env: &Env) -> Result<Inputs, String> {
-        let fail_on = match env.input("fail-on") {
-            None => FailOn::At(Grade::F),
-            Some(g) => FailOn::parse(g).ok_or_else(|| {
-                format!(
-                    "input `fail-on` must be a grade A–F or `none`, not `{}`",
-                    crate::text::visible(g)
-                )
-            })?,
-        };
-        let live = match env.input("live").map(|s| s.to_ascii_lowercase()) {
-            None => Live::Off,
-            Some(s) if s == "force" => Live::Force,
-            Some(s) => match event::parse_bool(&s) {
-                Some(true) => Live::On,
-                Some(false) => Live::Off,
-                None => {
-                    return Err(format!(
-                        "input `live` must be `true`, `false` or `force`, not `{}`",
-                        crate::text::visible(&s)
-                    ));
-                }
-            },
-        };
-        let include_builtins = env
-            .input("include-builtins")
-            .filter(|v| event::parse_bool(v) != Some(false))
-            .map(str::to_string);
-        Ok(Inputs {
-            path: env.input("path").unwrap_or(".").to_string(),
-            lockfile: env
-                .input("lockfile")
-                .unwrap_or("mcptrustchecker.lock")
-                .to_string(),
-            fail_on,
-            fail_on_drift: env.bool_input("fail-on-drift", true)?,
-            live,
-            online: env.bool_input("online", false)?,
-            include_builtins,
-            policy: env.input("policy").map(str::to_string),
-            sarif_file: env.input("sarif-file").map(str::to_string),
-            category: env.input("category").map(str::to_string),
-            comment: env.bool_input("comment", true)?,
-            comment_header: env.input("comment-header").map(str::to_string),
-            pass_env: env
-                .input("pass-env")
-                .map(|v| {
-                    v.split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            max_file_bytes: match env.input("max-file-size") {
-                None => crate::parse::DEFAULT_MAX_FILE_BYTES,
-                Some(v) => v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!(
-                        "input `max-file-size` must be a number of bytes above 0, not `{}`",
-                        crate::text::visible(v)
-                    )
-                })?,
-            },
-        })
-    }
 }
 
 /// Print one line to the job log, made safe: scanned text in it can never
@@ -167,15 +71,6 @@ pub fn run(args: &CiArgs, env: &Env) -> i32 {
             exit::INPUT_ERROR
         }
     }
-}
-
-/// What this run scans.
-struct Plan {
-    /// `None`: the whole `path`; `Some`: these workspace-relative files.
-    files: Option<Vec<String>>,
-    lockfile_changed: bool,
-    scope: summary::Scope,
-    base: Option<String>,
 }
 
 /// The GraphQL endpoint next to the REST one (`GITHUB_GRAPHQL_URL` when the runner sets it).
@@ -214,113 +109,6 @@ impl trust::BaseReader for ApiBase<'_> {
     fn source(&self) -> trust::Source {
         trust::Source::BaseApi
     }
-}
-
-/// Where the SARIF is written, and the path the `sarif-file` output names for
-/// the next step (which runs on the runner, not in this container).
-///
-/// An explicit input is a workspace path or an absolute path under
-/// `RUNNER_TEMP`. Without one the report goes under `RUNNER_TEMP`, outside the
-/// checkout (so no `git add -A` commits it): there directly when this process
-/// sees that directory, else (a container action, where the runner mounts only
-/// `$RUNNER_TEMP/_github_home`, as `HOME`) into `HOME`, named by its host
-/// path. Outside Actions: `mcptrustchecker.sarif` in the workspace.
-fn sarif_target(
-    space: &Workspace,
-    inputs: &Inputs,
-    env: &Env,
-) -> Result<(PathBuf, String), String> {
-    let temp = env.get("RUNNER_TEMP").map(PathBuf::from);
-    let home = env.get("HOME").map(PathBuf::from).filter(|h| h.is_dir());
-    let mounted = |t: &Path| -> Option<(PathBuf, PathBuf)> {
-        // (host directory, where this process sees it)
-        if t.is_dir() {
-            return Some((t.to_path_buf(), t.to_path_buf()));
-        }
-        home.clone().map(|h| (t.join("_github_home"), h))
-    };
-    let named = |host: &Path, local: &Path, file: &str| -> Result<(PathBuf, String), String> {
-        let rest = Path::new(file)
-            .strip_prefix(host)
-            .map_err(|_| format!("input `sarif-file`: {file} is not under RUNNER_TEMP"))?;
-        let write = space
-            .output(&local.join(rest).to_string_lossy(), &[local.to_path_buf()])
-            .map_err(|e| format!("input `sarif-file`: {e}"))?;
-        Ok((write, file.to_string()))
-    };
-    match (inputs.sarif_file.as_deref(), temp.as_deref()) {
-        (Some(f), Some(t))
-            if Path::new(f).is_absolute() && !Path::new(f).starts_with(space.root()) =>
-        {
-            let (host, local) = mounted(t).ok_or_else(|| {
-                format!("input `sarif-file`: {f}: RUNNER_TEMP is not visible to this process")
-            })?;
-            if !Path::new(f).starts_with(&host) && host != t {
-                return Err(format!(
-                    "input `sarif-file`: in a container action only {} of RUNNER_TEMP is mounted; write there, in the workspace, or leave the input empty",
-                    host.display()
-                ));
-            }
-            named(&host, &local, f)
-        }
-        (Some(f), _) => {
-            let write = space
-                .output(f, &[])
-                .map_err(|e| format!("input `sarif-file`: {e}"))?;
-            Ok((write, f.to_string()))
-        }
-        (None, Some(t)) => {
-            let (host, local) = mounted(t).ok_or_else(|| {
-                "RUNNER_TEMP is not visible to this process and HOME is not set: set the `sarif-file` input".to_string()
-            })?;
-            let file = host.join(sarif_name(inputs.category.as_deref()));
-            named(&host, &local, &file.to_string_lossy())
-        }
-        (None, None) => {
-            let f = "mcptrustchecker.sarif";
-            let write = space
-                .output(f, &[])
-                .map_err(|e| format!("input `sarif-file`: {e}"))?;
-            Ok((write, f.to_string()))
-        }
-    }
-}
-
-/// `mcptrustchecker.sarif`, or `mcptrustchecker-<category>.sarif` so two jobs
-/// of one run never share a file.
-fn sarif_name(category: Option<&str>) -> String {
-    let slug: String = category
-        .unwrap_or("")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let slug = slug.trim_matches(['-', '.']);
-    if slug.is_empty() {
-        "mcptrustchecker.sarif".into()
-    } else {
-        format!("mcptrustchecker-{slug}.sarif")
-    }
-}
-
-/// Append to a file the runner named (`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`):
-/// never through a symlink, whatever the directory (the runner's own
-/// file-command directory sits outside the workspace in a container action).
-fn append_runner_file(path: &Path, text: &str) -> std::io::Result<()> {
-    for p in [Some(path), path.parent()].into_iter().flatten() {
-        if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(std::io::Error::other(format!(
-                "{} is a symlink; not written through",
-                p.display()
-            )));
-        }
-    }
-    append(path, text)
 }
 
 fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
@@ -759,93 +547,6 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     Ok(gate.exit_code(!result.errors.is_empty()))
 }
 
-/// Choose the changed files worth scanning: configs and descriptors under
-/// `path`, and every config a changed lockfile pins. Every name (a changed
-/// file, a lockfile id) goes through the workspace resolver: absolute paths,
-/// `..` and symlinks leaving the workspace are skipped with a note.
-#[allow(clippy::too_many_arguments)]
-fn select(
-    ws: &Workspace,
-    scan_rel: &str,
-    lock_rel: &str,
-    head_lock: Option<&Lockfile>,
-    names: Vec<String>,
-    how: String,
-    mut notes: Vec<String>,
-    base: Option<String>,
-) -> Plan {
-    let under =
-        |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
-    let mut files = Vec::new();
-    let mut lockfile_changed = false;
-    let mut removed = 0;
-    let mut refused = Vec::new();
-    for f in &names {
-        if f == lock_rel {
-            lockfile_changed = true;
-        } else if under(f) && acquire::is_candidate(Path::new(f)) {
-            match ws.resolve(f) {
-                Ok((abs, rel)) if abs.is_file() => files.push(rel),
-                Ok(_) => removed += 1,
-                Err(e) => refused.push(e.to_string()),
-            }
-        }
-    }
-    if let (true, Some(lock)) = (lockfile_changed, head_lock) {
-        for p in bridge::pinned_paths(lock) {
-            match ws.resolve(&p) {
-                Ok((abs, rel)) if under(&rel) && abs.is_file() => files.push(rel),
-                Ok(_) => {}
-                Err(e) => refused.push(format!("lockfile entry {e}")),
-            }
-        }
-    }
-    for r in &refused {
-        notes.push(format!("not read: {r}"));
-    }
-    files.sort();
-    files.dedup();
-    let mut how = format!(
-        "{} changed files ({how}), {} MCP configs or descriptors scanned",
-        names.len(),
-        files.len()
-    );
-    if lockfile_changed {
-        how.push_str(", lockfile changed");
-    }
-    if removed > 0 {
-        how.push_str(&format!(", {removed} removed"));
-    }
-    if !refused.is_empty() {
-        how.push_str(&format!(
-            ", {} refused (outside the workspace)",
-            refused.len()
-        ));
-    }
-    Plan {
-        files: Some(files),
-        lockfile_changed,
-        scope: summary::Scope {
-            how,
-            notes,
-            ..Default::default()
-        },
-        base,
-    }
-}
-
-fn append(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    if !text.ends_with('\n') {
-        f.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
 /// A short plain-text summary for the job log (every line through the log
 /// escaper, so no scanned id can start a workflow command).
 fn print_summary(
@@ -902,129 +603,4 @@ fn print_summary(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inputs_defaults_and_refusals() {
-        let i = Inputs::from_env(&Env::default()).unwrap();
-        assert_eq!(
-            (i.fail_on, i.fail_on_drift, i.live, i.comment),
-            (FailOn::At(Grade::F), true, Live::Off, true)
-        );
-        assert_eq!(
-            (
-                i.sarif_file.as_deref(),
-                i.lockfile.as_str(),
-                i.path.as_str()
-            ),
-            (None, "mcptrustchecker.lock", ".")
-        );
-        assert_eq!(
-            (i.category.as_deref(), i.comment_header.as_deref()),
-            (None, None)
-        );
-        let none = Env::from_pairs([("INPUT_FAIL-ON".into(), "None".into())]);
-        assert_eq!(Inputs::from_env(&none).unwrap().fail_on, FailOn::Never);
-        let env = Env::from_pairs([
-            ("INPUT_FAIL-ON".into(), "c".into()),
-            ("INPUT_LIVE".into(), "force".into()),
-            ("INPUT_INCLUDE-BUILTINS".into(), "false".into()),
-        ]);
-        let i = Inputs::from_env(&env).unwrap();
-        assert_eq!(
-            (i.fail_on, i.live, i.include_builtins),
-            (FailOn::At(Grade::C), Live::Force, None)
-        );
-        assert!(
-            Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err()
-        );
-        assert_eq!(
-            Inputs::from_env(&Env::default()).unwrap().max_file_bytes,
-            crate::parse::DEFAULT_MAX_FILE_BYTES
-        );
-        let size = |v: &str| {
-            Inputs::from_env(&Env::from_pairs([("INPUT_MAX-FILE-SIZE".into(), v.into())]))
-                .map(|i| i.max_file_bytes)
-        };
-        assert_eq!(size(" 67108864 "), Ok(67108864));
-        for bad in ["0", "-1", "16MB", "1e9"] {
-            let e = size(bad).unwrap_err();
-            assert!(e.contains("`max-file-size`"), "{e}");
-        }
-        let env = Env::from_pairs([("INPUT_PASS-ENV".into(), "A_TOKEN, B\nC".into())]);
-        assert_eq!(
-            Inputs::from_env(&env).unwrap().pass_env,
-            ["A_TOKEN", "B", "C"]
-        );
-        let gh = |v: Option<&str>| {
-            graphql_url(&Env::from_pairs(
-                v.map(|v| ("GITHUB_API_URL".to_string(), v.to_string())),
-            ))
-        };
-        assert_eq!(gh(None), "https://api.github.com/graphql");
-        assert_eq!(
-            gh(Some("https://ghe.example/api/v3/")),
-            "https://ghe.example/api/graphql"
-        );
-    }
-
-    #[test]
-    fn sarif_goes_under_runner_temp_or_its_container_mount() {
-        let ws = tempfile::tempdir().unwrap();
-        let space = Workspace::new(ws.path()).unwrap();
-        let inputs = |sarif: Option<&str>, category: Option<&str>| {
-            let mut i = Inputs::from_env(&Env::default()).unwrap();
-            i.sarif_file = sarif.map(str::to_string);
-            i.category = category.map(str::to_string);
-            i
-        };
-        // Outside Actions: in the workspace.
-        let (w, shown) = sarif_target(&space, &inputs(None, None), &Env::default()).unwrap();
-        assert_eq!(shown, "mcptrustchecker.sarif");
-        assert_eq!(w, space.root().join("mcptrustchecker.sarif"));
-        // A runner's own temp directory.
-        let temp = tempfile::tempdir().unwrap();
-        let t = temp.path().to_string_lossy().to_string();
-        let env = Env::from_pairs([("RUNNER_TEMP".into(), t.clone())]);
-        let (w, shown) = sarif_target(&space, &inputs(None, Some("mcp/prod")), &env).unwrap();
-        assert_eq!(shown, format!("{t}/mcptrustchecker-mcp-prod.sarif"));
-        assert!(w.ends_with("mcptrustchecker-mcp-prod.sarif") && !w.starts_with(space.root()));
-        // A container action: RUNNER_TEMP is the host's, HOME is its `_github_home`.
-        let home = tempfile::tempdir().unwrap();
-        let env = Env::from_pairs([
-            ("RUNNER_TEMP".into(), "/home/runner/work/_temp".into()),
-            ("HOME".into(), home.path().to_string_lossy().to_string()),
-        ]);
-        let (w, shown) = sarif_target(&space, &inputs(None, None), &env).unwrap();
-        assert_eq!(
-            shown,
-            "/home/runner/work/_temp/_github_home/mcptrustchecker.sarif"
-        );
-        assert_eq!(
-            w,
-            std::fs::canonicalize(home.path())
-                .unwrap()
-                .join("mcptrustchecker.sarif")
-        );
-        let explicit = "/home/runner/work/_temp/_github_home/x/r.sarif";
-        let (w, shown) = sarif_target(&space, &inputs(Some(explicit), None), &env).unwrap();
-        assert_eq!(shown, explicit);
-        assert!(w.ends_with("x/r.sarif"));
-        // Elsewhere in RUNNER_TEMP is not mounted in a container: refused.
-        assert!(
-            sarif_target(
-                &space,
-                &inputs(Some("/home/runner/work/_temp/r.sarif"), None),
-                &env
-            )
-            .is_err()
-        );
-        // A workspace path is written there.
-        let (w, shown) = sarif_target(&space, &inputs(Some("out/r.sarif"), None), &env).unwrap();
-        assert_eq!(
-            (w, shown.as_str()),
-            (space.root().join("out/r.sarif"), "out/r.sarif")
-        );
-    }
-}
+mod tests;
