@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release --example gen_session -- SERVERS TOOLS DIR`
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "../bench/gen.rs"]
 mod synth;
 

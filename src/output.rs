@@ -34,7 +34,21 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
 
 /// One line to stderr, through the log escaper (a runner parses stderr too).
 pub fn note(line: &str) {
-    eprintln!("{}", crate::text::log_text(line));
+    stderr_line(&crate::text::log_text(line));
+}
+
+/// One line to stdout as given: a workflow command, or text the caller made
+/// log-safe. The only `println!` of the library (lint `print_stdout`).
+#[allow(clippy::print_stdout)]
+pub fn stdout_line(line: &str) {
+    println!("{line}");
+}
+
+/// One line to stderr as given (the caller made it log-safe). The only
+/// `eprintln!` of the library (lint `print_stderr`).
+#[allow(clippy::print_stderr)]
+pub fn stderr_line(line: &str) {
+    eprintln!("{line}");
 }
 
 /// Write through a temporary file in the same directory, then rename.

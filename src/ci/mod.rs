@@ -24,7 +24,7 @@ use crate::acquire::{self, AcquireOptions};
 use crate::gate::{self, DriftRule};
 use crate::lock::lockfile::Lockfile;
 use crate::model::ScanResult;
-use crate::output::{exit, write_atomic};
+use crate::output::{exit, stdout_line, write_atomic};
 use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};
 use event::Env;
 use files::{append_runner_file, sarif_target};
@@ -47,15 +47,16 @@ pub struct CiArgs {
 /// Print one line to the job log, made safe: scanned text in it can never
 /// become a workflow command.
 fn say(line: &str) {
-    println!("{}", crate::text::log_text(line));
+    stdout_line(&crate::text::log_text(line));
 }
 
 /// Print a warning for the log and as a workflow annotation.
 fn warn(msg: &str) {
-    println!(
-        "{}",
-        crate::text::workflow_command("warning", &[("title", "mcptrustchecker".into())], msg)
-    );
+    stdout_line(&crate::text::workflow_command(
+        "warning",
+        &[("title", "mcptrustchecker".into())],
+        msg,
+    ));
 }
 
 /// The whole run; errors are usage or runtime errors (exit 2).
@@ -63,11 +64,12 @@ pub fn run(args: &CiArgs, env: &Env) -> i32 {
     match run_inner(args, env) {
         Ok(code) => code,
         Err(e) => {
-            println!(
-                "{}",
-                crate::text::workflow_command("error", &[("title", "mcptrustchecker".into())], &e)
-            );
-            eprintln!("{}", crate::text::log_text(&format!("error: {e}")));
+            stdout_line(&crate::text::workflow_command(
+                "error",
+                &[("title", "mcptrustchecker".into())],
+                &e,
+            ));
+            crate::output::note(&format!("error: {e}"));
             exit::INPUT_ERROR
         }
     }
@@ -467,22 +469,19 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
 
     print_summary(&result, &gate, &scope, trusted.change.as_ref());
     for line in outputs::annotations(&result, &gate, fail_on, fail_on_drift) {
-        println!("{line}");
+        stdout_line(&line);
     }
     for e in &result.errors {
         let loc =
             crate::surface::Location::new(&e.path, e.line.unwrap_or(0), e.column.unwrap_or(0));
-        println!(
-            "{}",
-            crate::text::workflow_command(
-                "error",
-                &[
-                    ("file", loc.path.clone()),
-                    ("line", loc.line.max(1).to_string())
-                ],
-                &e.message
-            )
-        );
+        stdout_line(&crate::text::workflow_command(
+            "error",
+            &[
+                ("file", loc.path.clone()),
+                ("line", loc.line.max(1).to_string()),
+            ],
+            &e.message,
+        ));
     }
     if let Some(p) = env.get("GITHUB_STEP_SUMMARY") {
         // GitHub accepts up to 1 MiB of summary per step (4 bytes per char at worst).
