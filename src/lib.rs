@@ -1,10 +1,14 @@
 //! MCP Trust Checker: a deterministic, offline-first security scanner for
 //! Model Context Protocol servers.
 //!
-//! The pipeline reads top to bottom:
-//! [`acquire`] turns files (and, later, live servers) into [`surface::ServerSurface`]s,
+//! The pipeline is one function, [`scan::run`], and reads top to bottom:
+//! [`acquire`] turns files and live servers into [`surface::ServerSurface`]s,
 //! [`detect`] runs the stages over them and emits [`finding::Finding`]s,
-//! [`score`] turns findings into grades, and [`report`] renders the result.
+//! integrity compares them with the [`lock`]file, [`policy`] applies the
+//! policy file, and [`score`] grades. The result is a [`model::ScanResult`];
+//! [`gate`] judges it (verdict and exit code) and [`report`] renders it.
+//! The commands ([`app`], [`lock::cmd`], [`ci`]) only build a
+//! [`scan::Request`] and print; [`output`] is where anything is printed.
 #![forbid(unsafe_code)]
 
 pub mod acquire;

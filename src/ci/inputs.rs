@@ -15,7 +15,7 @@ pub struct Inputs {
     pub online: bool,
     pub include_builtins: Option<String>,
     pub policy: Option<String>,
-    /// `None`: under `RUNNER_TEMP` (see [`sarif_target`]).
+    /// `None`: under `RUNNER_TEMP` (see `files::sarif_target`).
     pub sarif_file: Option<String>,
     /// The code-scanning category (`automationDetails.id`).
     pub category: Option<String>,
