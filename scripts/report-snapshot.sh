@@ -184,4 +184,20 @@ HEAD_SHA=$(cd "$D" && git rev-parse HEAD)
 sed -i "s/\"head\": {\"sha\": \"[0-9a-f]*\"/\"head\": {\"sha\": \"$HEAD_SHA\"/" "$WORK/pr.json"
 ci ci.pr.reviewed pull_request "$WORK/pr.json"
 
+# Error paths: each must say what is wrong, with exit 2.
+ci ci.err.fail-on push "$WORK/push.json" INPUT_FAIL-ON=Z
+ci ci.err.policy push "$WORK/push.json" INPUT_POLICY=missing.toml
+ci ci.err.path push "$WORK/push.json" INPUT_PATH=../outside
+ci ci.err.revision push "$WORK/push.json" INPUT_COMMENT=false GITHUB_EVENT_NAME=pull_request
+run "err.scan-policy" "$D" scan --policy missing.toml
+run "err.scan-lockfile" "$D" scan --format json --lockfile missing.lock
+run "err.diff-no-lock" "$ROOT" diff fixtures/demo
+run "err.baseline" "$D" scan --format markdown --baseline missing.json
+run "err.explain" "$ROOT" explain MTC-NOPE-1
+echo 'not json' >"$D/broken.lock"
+run "err.scan-broken-lock" "$D" scan --lockfile broken.lock
+run "err.diff-broken-lock" "$D" diff --lockfile broken.lock
+echo '[gate' >"$D/broken.toml"
+run "err.scan-broken-policy" "$D" scan --policy broken.toml
+
 echo "$n targets; $(find "$OUT" -type f | wc -l) files in $OUT"

@@ -59,6 +59,43 @@ fn warn(msg: &str) {
     ));
 }
 
+/// Why a run stops before a verdict (exit 2). Every message says what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input, a flag, the event or a revision that cannot be used, or a
+    /// step that cannot go on (no changed-file list, a base that cannot be read).
+    #[error("{0}")]
+    Usage(String),
+    /// An input path that leaves the workspace, or a workspace that is not one.
+    #[error(transparent)]
+    Path(#[from] crate::acquire::confine::PathError),
+    /// A file the run reads is unreadable or malformed.
+    #[error(transparent)]
+    Input(#[from] crate::parse::InputError),
+    /// The run's own I/O failed: its runtime, a directory, a runner file.
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The SARIF report could not be written (the message carries the cause).
+    #[error("{0}")]
+    Report(String),
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Self {
+        Error::Usage(message)
+    }
+}
+
+impl Error {
+    fn io(what: String) -> impl FnOnce(std::io::Error) -> Error {
+        move |source| Error::Io { what, source }
+    }
+}
+
 /// The whole run; errors are usage or runtime errors (exit 2).
 pub fn run(args: &CiArgs, env: &Env) -> i32 {
     match run_inner(args, env) {
@@ -67,7 +104,7 @@ pub fn run(args: &CiArgs, env: &Env) -> i32 {
             stdout_line(&crate::text::workflow_command(
                 "error",
                 &[("title", "mcptrustchecker".into())],
-                &e,
+                &e.to_string(),
             ));
             crate::output::note(&format!("error: {e}"));
             exit::INPUT_ERROR
@@ -113,7 +150,7 @@ impl trust::BaseReader for ApiBase<'_> {
     }
 }
 
-fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
+fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, Error> {
     let mut inputs = Inputs::from_env(env)?;
     if let Some(n) = args.max_file_size {
         inputs.max_file_bytes = n;
@@ -123,7 +160,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .clone()
         .or_else(|| env.get("GITHUB_WORKSPACE").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("."));
-    let space = Workspace::new(&ws_raw).map_err(|e| e.to_string())?;
+    let space = Workspace::new(&ws_raw)?;
     let ws = space.root().to_path_buf();
     let input_path = |what: &str, rel: &str| {
         space
@@ -146,7 +183,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .or_else(|| base.as_ref().map(|_| "HEAD".to_string()));
     for r in [&base, &head].into_iter().flatten() {
         if !event::is_rev(r) {
-            return Err(format!("`{}` is not a revision", crate::text::visible(r)));
+            return Err(format!("`{}` is not a revision", crate::text::visible(r)).into());
         }
     }
     let diff_mode = base.is_some();
@@ -156,7 +193,8 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             "input `live: true` is refused on `{}` events: they can carry a pull request's configs, which are attacker-controlled, and live acquisition would run them. Live acquisition runs on {}; set `live: force` if every author who can trigger this event is trusted.",
             crate::text::visible(&ev.name),
             event::LIVE_TRUSTED_EVENTS.join(", ")
-        ));
+        )
+        .into());
     }
 
     let api = || -> Option<Result<github::Api, String>> {
@@ -173,7 +211,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(Error::io("cannot start the async runtime".into()))?;
     // octocrab spawns its service worker when the client is built.
     let _entered = rt.enter();
 
@@ -367,7 +405,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         now,
         drift_in_verdicts: false,
     };
-    let scanned = scan::run(request).map_err(|e| e.to_string())?;
+    let scanned = scan::run(request)?;
     if live_asked {
         say(&format!(
             "live acquisition: {} server(s) contacted",
@@ -430,9 +468,9 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     );
     if let Some(dir) = sarif_abs.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(Error::io(format!("cannot create {}", dir.display())))?;
     }
-    write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
+    write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| Error::Report(format!("{e:#}")))?;
     // The head commit the findings' lines are at: the PR's head, else the
     // pushed commit (`GITHUB_SHA`), resolved in the clone when it can be.
     let head_sha = head
@@ -486,11 +524,11 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     if let Some(p) = env.get("GITHUB_STEP_SUMMARY") {
         // GitHub accepts up to 1 MiB of summary per step (4 bytes per char at worst).
         append_runner_file(Path::new(p), &comment::cap(&markdown, 250_000))
-            .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
+            .map_err(Error::io(format!("cannot write the job summary {p}")))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
         append_runner_file(Path::new(p), &outputs::outputs(&gate, &sarif_shown))
-            .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
+            .map_err(Error::io(format!("cannot write the step outputs {p}")))?;
     }
 
     // 5. The sticky comment: best effort, the verdict stands either way.
