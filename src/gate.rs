@@ -228,3 +228,215 @@ pub fn verdict_line(v: &Verdict) -> String {
         (false, None) => "gate passed: no MCP servers found".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Drift, PolicyOutcome, PolicyVerdict, ServerResult, SessionResult};
+    use crate::score::{Grade, Score};
+    use crate::surface::{Coverage, Location, ServerSurface, Source, Transport};
+
+    fn score(grade: Grade, value: i64) -> Score {
+        let mut s = crate::score::score(std::iter::empty());
+        s.grade = grade;
+        s.value = value;
+        s
+    }
+
+    fn server(id: &str, grade: Grade, coverage: Coverage, drift: bool) -> ServerResult {
+        let source = Source {
+            location: Location::new(id, 1, 1),
+            format: "tool-manifest".into(),
+            client: None,
+        };
+        let mut surface = ServerSurface::new(
+            id.into(),
+            id.into(),
+            source,
+            Transport::Stdio {
+                command: "npx".into(),
+                args: vec![],
+                env_names: vec![],
+                cwd: None,
+            },
+        );
+        surface.coverage = coverage;
+        ServerResult {
+            surface,
+            roles: Default::default(),
+            findings: vec![],
+            score: score(grade, if grade == Grade::F { 10 } else { 95 }),
+            digest: String::new(),
+            drift: drift.then(|| Drift {
+                pinned_digest: String::new(),
+                diff: Default::default(),
+                lock_location: Location::new("mcptrustchecker.lock", 2, 3),
+            }),
+            policy: None,
+        }
+    }
+
+    /// `f` graded F, `d` drifted, `n` unpinned with a read catalog, `c`
+    /// unpinned and config-only, one session graded F.
+    fn result() -> ScanResult {
+        ScanResult {
+            servers: vec![
+                server("c", Grade::A, Coverage::ConfigOnly, false),
+                server("d", Grade::A, Coverage::Manifest, true),
+                server("f", Grade::F, Coverage::Manifest, false),
+                server("n", Grade::A, Coverage::Manifest, false),
+            ],
+            sessions: vec![SessionResult {
+                id: "s".into(),
+                client: None,
+                servers: vec!["f".into()],
+                findings: vec![],
+                score: score(Grade::F, 10),
+            }],
+            unpinned: vec!["c".into(), "n".into()],
+            ..Default::default()
+        }
+    }
+
+    const F: FailOn = FailOn::At(Grade::F);
+
+    #[test]
+    fn scan_fails_on_grades_and_any_drift_in_order() {
+        let g = decide(&result(), F, DriftRule::Always);
+        assert_eq!(
+            g.verdict.reasons,
+            [
+                "server f graded F",
+                "server d drifted from its lockfile pin",
+                "session s graded F"
+            ]
+        );
+        assert!(g.verdict.failed);
+        assert_eq!(g.verdict.worst_grade, Some(Grade::F));
+        assert_eq!(
+            (g.drifted.as_slice(), g.unpinned.as_slice()),
+            (&["d".to_string()][..], &["n".to_string()][..])
+        );
+        assert_eq!(g.uninspected, ["c"]);
+        assert_eq!(g.worst_score, Some(10));
+        assert_eq!(g.exit_code(false), exit::GATE_FAILED);
+    }
+
+    #[test]
+    fn ci_judges_drift_last_and_unpinned_only_on_a_change() {
+        let r = result();
+        let pr = decide(
+            &r,
+            F,
+            DriftRule::Ci {
+                fail_on_drift: true,
+                unpinned_gates: true,
+            },
+        );
+        assert_eq!(
+            pr.verdict.reasons,
+            [
+                "server f graded F",
+                "session s graded F",
+                "server d drifted from the lockfile without a reviewed lockfile change",
+                "server n has no lockfile entry: run `mcptrustchecker lock` and commit",
+            ]
+        );
+        assert!(pr.drift());
+        let push = decide(
+            &r,
+            F,
+            DriftRule::Ci {
+                fail_on_drift: true,
+                unpinned_gates: false,
+            },
+        );
+        assert!(push.unpinned.is_empty() && push.verdict.reasons.len() == 3);
+        // Without `fail-on-drift` drift is reported, never gated.
+        let mut calm = result();
+        calm.servers.retain(|s| s.score.grade != Grade::F);
+        calm.sessions.clear();
+        let g = decide(
+            &calm,
+            F,
+            DriftRule::Ci {
+                fail_on_drift: false,
+                unpinned_gates: true,
+            },
+        );
+        assert!(!g.verdict.failed && g.drift(), "{:?}", g.verdict.reasons);
+        assert_eq!(g.exit_code(true), exit::INPUT_ERROR);
+        assert_eq!(g.exit_code(false), exit::OK);
+    }
+
+    #[test]
+    fn a_policy_sets_the_grade_and_adds_its_failures() {
+        let mut r = result();
+        r.servers.retain(|s| s.surface.id == "n");
+        r.sessions.clear();
+        r.servers[0].policy = Some(PolicyVerdict {
+            decision: Decision::Fail,
+            reasons: vec![
+                "graded A (the gate fails at A)".into(),
+                "MTC-POL-001 Server has no policy entry".into(),
+            ],
+            owner: None,
+            review_expires: None,
+            exception: None,
+        });
+        let stale = crate::finding::Finding::new(
+            "MTC-POL-011",
+            "the policy approves server `x`, which no scanned config enables any more",
+            Location::new("mcptrustchecker.toml", 3, 1),
+        );
+        r.policy = Some(PolicyOutcome {
+            path: "mcptrustchecker.toml".into(),
+            fail_on: FailOn::At(Grade::A),
+            drift_fails: true,
+            require_entries: true,
+            // A stale entry (low) is reported; a lapsed suppression (medium) gates.
+            findings: vec![
+                stale,
+                crate::finding::Finding::new(
+                    "MTC-POL-010",
+                    "the suppression of MTC-INJ-POISON on `y` expired on 2026-01-01",
+                    Location::new("mcptrustchecker.toml", 9, 1),
+                ),
+            ],
+        });
+        let v = decide(&r, F, DriftRule::Always).verdict;
+        assert_eq!(
+            v.reasons[0], "server n graded A",
+            "the policy's fail_on applies"
+        );
+        assert_eq!(
+            v.reasons[1],
+            "server n: MTC-POL-001 Server has no policy entry"
+        );
+        assert!(
+            v.reasons[2].starts_with("MTC-POL-010: the suppression of"),
+            "{v:?}"
+        );
+        assert_eq!(v.reasons.len(), 3);
+    }
+
+    #[test]
+    fn the_verdict_line_names_the_first_five_reasons() {
+        let v = Verdict {
+            failed: true,
+            reasons: (1..=7).map(|i| format!("r{i}")).collect(),
+            worst_grade: Some(Grade::F),
+        };
+        assert_eq!(
+            verdict_line(&v),
+            "gate failed: r1; r2; r3; r4; r5; and 2 more"
+        );
+        let pass = Verdict {
+            failed: false,
+            reasons: vec![],
+            worst_grade: None,
+        };
+        assert_eq!(verdict_line(&pass), "gate passed: no MCP servers found");
+        assert_eq!(drift_exit_code(true, true), exit::GATE_FAILED);
+    }
+}
