@@ -175,7 +175,12 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     let display = acquire::display_path(&path, &root);
     let lock = match load_lock(Some(&path), &root, args.max_file_bytes, false) {
         Ok(Some(l)) => l,
-        Ok(None) => unreachable!("an explicit path is never None"),
+        // An explicit path that is missing is an error; `None` cannot come
+        // back, but if it did it would mean the same thing.
+        Ok(None) => anyhow::bail!(
+            "{}: no lockfile; run `mcptrustchecker lock` first",
+            visible(&display)
+        ),
         Err(e) if !path.exists() => anyhow::bail!(
             "{}: no lockfile; run `mcptrustchecker lock` first",
             visible(&e.path)
