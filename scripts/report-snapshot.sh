@@ -194,6 +194,12 @@ run "err.scan-lockfile" "$D" scan --format json --lockfile missing.lock
 run "err.diff-no-lock" "$ROOT" diff fixtures/demo
 run "err.baseline" "$D" scan --format markdown --baseline missing.json
 run "err.explain" "$ROOT" explain MTC-NOPE-1
+echo '{"servers":[{"id":"x"}]}' >"$D/bl-partial.json"
+echo '[1]' >"$D/bl-array.json"
+echo '{' >"$D/bl-broken.json"
+for b in partial array broken; do
+    run "err.baseline-$b" "$D" scan --format markdown --baseline "bl-$b.json"
+done
 echo 'not json' >"$D/broken.lock"
 run "err.scan-broken-lock" "$D" scan --lockfile broken.lock
 run "err.diff-broken-lock" "$D" diff --lockfile broken.lock

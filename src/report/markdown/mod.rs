@@ -17,7 +17,7 @@ use crate::finding::{Finding, Severity};
 use crate::lock::diff::{CatalogDiff, Change, WordPart};
 use crate::model::{ScanResult, ServerResult, Verdict};
 use crate::score::{FailOn, Grade};
-pub use baseline::Baseline;
+pub use baseline::{Baseline, BaselineError};
 use budget::{Part, finish};
 use escape::compact_inline;
 pub use escape::{
