@@ -13,6 +13,9 @@
 //! session) grades C or worse on the whole pipeline; the stage 1–2 column
 //! scores only the Unicode and injection findings.
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
 use mcptrustchecker::detect::{ScanOptions, run};
 use mcptrustchecker::finding::Finding;

@@ -1,5 +1,8 @@
 //! Write a synthetic catalog: `cargo run --release --example gen_catalog -- TOOLS OUT.json [SEED]`.
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "../bench/gen.rs"]
 mod synth;
 

@@ -5,11 +5,15 @@
 //!
 //! `cargo run --release --example gen_session -- SERVERS TOOLS DIR`
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 #[path = "../bench/gen.rs"]
 mod synth;
 
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
-use mcptrustchecker::lockfile::{Lockfile, lock_surfaces};
+use mcptrustchecker::lock::lockfile::Lockfile;
+use mcptrustchecker::lock::pin::lock_surfaces;
 use mcptrustchecker::surface::Item;
 use std::path::PathBuf;
 

@@ -5,9 +5,13 @@
 //! Run: `cargo run --example roles_report [CORPORA_DIR] [OUT]`
 //! (defaults: `tests/vendor/corpora`, `bench/roles-report.md`).
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
 use mcptrustchecker::detect::capability::classify_server;
-use mcptrustchecker::detect::{Role, ScanOptions, run};
+use mcptrustchecker::detect::{ScanOptions, run};
+use mcptrustchecker::model::Role;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;

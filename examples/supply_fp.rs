@@ -8,6 +8,9 @@
 //! cargo run --example supply_fp -- NPM_TSV PYPI_TSV REAL_CONFIGS_DIR > bench/supply-fp.md
 //! ```
 
+// Tool and test code: a panic is the failure report and printing is the output.
+#![allow(clippy::unwrap_used, clippy::print_stdout, clippy::print_stderr)]
+
 use mcptrustchecker::acquire::{self, AcquireOptions};
 use mcptrustchecker::detect::squat::{self, Downloads};
 use mcptrustchecker::detect::{ScanOptions, supply_chain};

@@ -1,23 +1,15 @@
 //! The commands behind the CLI: each returns an exit code and writes its output,
 //! so `main.rs` stays argument parsing only.
 
-use crate::acquire::{self, AcquireOptions};
-use crate::detect::{self, ScanOptions, ScanResult};
-use crate::report::{self, Verdict};
-use crate::score::Grade;
+use crate::acquire;
+use crate::detect::ScanOptions;
+use crate::gate::{self, DriftRule};
+use crate::output::{emit, exit, note, write_atomic};
+use crate::report;
+use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};
 use anyhow::{Context, Result};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-/// Exit codes (documented in the README).
-pub mod exit {
-    /// The gate passed.
-    pub const OK: i32 = 0;
-    /// The gate failed (a grade at or below `--fail-on`, or unreviewed drift).
-    pub const GATE_FAILED: i32 = 1;
-    /// A usage error, or an input that could not be read.
-    pub const INPUT_ERROR: i32 = 2;
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -37,9 +29,16 @@ pub struct ScanArgs {
     pub fail_on: crate::score::FailOn,
     pub max_file_bytes: u64,
     pub root: Option<PathBuf>,
+    /// What the stages read.
     pub options: ScanOptions,
     /// `--lockfile FILE` (default: `mcptrustchecker.lock` at the root, when present).
     pub lockfile: Option<PathBuf>,
+    /// `--policy FILE` (default: `mcptrustchecker.toml` at the root, when present).
+    pub policy: Option<PathBuf>,
+    /// The date expiries are judged against (`--now` / `MTC_NOW`; default today, UTC).
+    pub now: Option<crate::policy::Date>,
+    /// `--online`: the registries to ask before the stages (`None`: offline).
+    pub online: Option<acquire::registry::RegistryConfig>,
     /// Read catalogs from the running servers (`--live`).
     pub live: Option<acquire::live::LiveOptions>,
     /// An earlier JSON report to compare scores against (Markdown "Change" column).
@@ -67,100 +66,29 @@ pub fn scan_root(args: &ScanArgs) -> PathBuf {
     })
 }
 
-/// Acquire and run the pipeline.
-pub fn scan_tree(args: &ScanArgs) -> ScanResult {
-    let paths = scan_paths(args);
-    let root = scan_root(args);
-    let opts = AcquireOptions {
-        root,
-        max_file_bytes: args.max_file_bytes,
-        ..AcquireOptions::default()
-    };
+/// The pipeline request of a `scan`.
+fn request(args: &ScanArgs) -> Request {
+    let mut req = Request::new(
+        Source::Paths(scan_paths(args)),
+        &scan_root(args),
+        args.max_file_bytes,
+    );
     // Installed configs have no repository root: only an explicit lockfile applies there.
-    // The lockfile (up to tens of MB) is read while the configs are acquired.
-    let load_options = || {
-        if args.installed && args.lockfile.is_none() {
-            (args.options.clone(), None)
-        } else {
-            crate::lockcmd::scan_options(
-                &args.options,
-                args.lockfile.as_deref(),
-                &opts.root,
-                args.max_file_bytes,
-            )
-        }
+    req.lockfile = if args.installed && args.lockfile.is_none() {
+        LockSource::None
+    } else {
+        LockSource::Find(args.lockfile.clone())
     };
-    let ((options, lock_error), mut acquired) =
-        rayon::join(load_options, || acquire::acquire_paths(&paths, &opts));
-    // Live catalogs replace config-only ones before stage 7 compares them with the lockfile.
-    if let Some(live) = &args.live {
-        live_fill(&mut acquired, live);
-    }
-    let mut options = options;
-    // Registry I/O happens here, before the pipeline: stages never do I/O.
-    if let Some(cfg) = &options.online {
-        options.registry_facts = Some(std::sync::Arc::new(acquire::registry::fetch(
-            &acquired.surfaces,
-            cfg,
-        )));
-    }
-    let mut result = detect::run(acquired, &options);
-    result
-        .errors
-        .extend(lock_error.filter(|e| !result.errors.contains(e)));
-    // The options hold the parsed lockfile: freed beside the report, not before it.
-    crate::parse::drop_in_background(options);
-    result
-}
-
-/// Fill every surface from its running server and add the live findings.
-/// Exposed for `lock --live`.
-pub fn live_fill(
-    acquired: &mut acquire::Acquired,
-    live: &acquire::live::LiveOptions,
-) -> Vec<acquire::live::LiveReport> {
-    let reports = acquire::live::acquire_live_blocking(&mut acquired.surfaces, live);
-    for (report, surface) in reports.iter().zip(acquired.surfaces.iter()) {
-        acquired
-            .findings
-            .extend(acquire::live::findings(report, surface));
-    }
-    reports
-}
-
-/// Render a result in a format.
-pub fn render(
-    result: &ScanResult,
-    verdict: &Verdict,
-    format: Format,
-    color: bool,
-) -> Result<String> {
-    render_with_baseline(result, verdict, format, color, None)
-}
-
-/// Render, comparing against an earlier report (used by the Markdown format only).
-pub fn render_with_baseline(
-    result: &ScanResult,
-    verdict: &Verdict,
-    format: Format,
-    color: bool,
-    baseline: Option<report::markdown::Baseline>,
-) -> Result<String> {
-    Ok(match format {
-        Format::Json => report::json::render(result, verdict),
-        Format::Terminal => {
-            report::terminal::render(result, verdict, &report::terminal::Style { color })
-        }
-        Format::Sarif => report::sarif::render(result, verdict),
-        Format::Markdown => report::markdown::render(
-            result,
-            verdict,
-            &report::markdown::Options {
-                baseline,
-                ..Default::default()
-            },
-        ),
-    })
+    req.live = args.live.clone();
+    req.online = args.online.clone();
+    req.stages = args.options.clone();
+    req.policy = PolicySource::Find(args.policy.clone());
+    req.judging = Judging {
+        fail_on: args.fail_on,
+        now: args.now,
+        drift_in_verdicts: true,
+    };
+    req
 }
 
 /// Read `--baseline FILE` (a JSON report from an earlier scan).
@@ -171,69 +99,21 @@ pub fn read_baseline(path: &Path) -> Result<report::markdown::Baseline> {
         .map_err(|e| anyhow::anyhow!("baseline {}: {e}", path.display()))
 }
 
-/// Write to a file atomically, or to stdout. Stdout is where a CI runner reads
-/// workflow commands, so every line there goes through the log escaper (JSON
-/// and SARIF are already log-safe; a terminal report or Markdown with a hostile
-/// `##[…]` or leading `::` is rewritten).
-pub fn emit(text: &str, output: Option<&Path>) -> Result<()> {
-    match output {
-        Some(p) => write_atomic(p, text.as_bytes()),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(crate::text::log_text(text).as_bytes())
-                .context("writing to stdout")?;
-            out.flush().ok();
-            Ok(())
-        }
-    }
-}
-
-/// One line to stderr, through the log escaper (a runner parses stderr too).
-pub fn note(line: &str) {
-    eprintln!("{}", crate::text::log_text(line));
-}
-
-/// Write through a temporary file in the same directory, then rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()))?;
-    // A temporary file is created 0600; reports and the lockfile are read by
-    // others (the runner's user reads what a root container wrote): 0644.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .with_context(|| format!("setting the permissions of {}", path.display()))?;
-    }
-    tmp.persist(path)
-        .with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
-}
-
 /// `mcptrustchecker scan`.
 pub fn scan(args: &ScanArgs) -> Result<i32> {
     let baseline = args.baseline.as_deref().map(read_baseline).transpose()?;
-    let mut result = scan_tree(args);
-    let verdict = crate::policy::enforce(
-        &mut result,
-        &scan_root(args),
-        args.options.policy.as_deref(),
-        args.options.now,
-        args.fail_on,
-        args.max_file_bytes,
-    )
-    .map_err(|e| anyhow::anyhow!(crate::text::visible(&e.to_string())))?;
+    let result = scan::run(request(args))
+        .map_err(|e| anyhow::anyhow!(crate::text::visible(&e.to_string())))?
+        .result;
+    let verdict = gate::decide(&result, args.fail_on, DriftRule::Always).verdict;
     let color = args.output.is_none()
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none();
     let text = match args.format {
+        Format::Json => report::json::render(&result, &verdict),
+        Format::Terminal => {
+            report::terminal::render(&result, &verdict, &report::terminal::Style { color })
+        }
         // Full regions need the lines of the files the results sit in.
         Format::Sarif => report::sarif::render_opts(
             &result,
@@ -256,57 +136,21 @@ pub fn scan(args: &ScanArgs) -> Result<i32> {
                 ..Default::default()
             },
         ),
-        _ => render_with_baseline(&result, &verdict, args.format, color, baseline)?,
     };
     emit(&text, args.output.as_deref())?;
     if args.output.is_some() && args.format != Format::Terminal {
         // Keep a one-line verdict on stderr for humans when the report goes to a file.
-        note(&verdict_line(&verdict));
+        note(&gate::verdict_line(&verdict));
     }
     for e in &result.errors {
         note(&format!("error: {}", crate::text::visible(&e.to_string())));
     }
-    let code = exit_code(&verdict, !result.errors.is_empty());
+    let code = gate::exit_code(&verdict, !result.errors.is_empty());
     // The process exits next and the OS reclaims everything at once: freeing a
     // 10,000-tool result node by node cost about 5% of the whole run.
     std::mem::forget(result);
     std::mem::forget(text);
     Ok(code)
-}
-
-pub fn verdict_line(v: &Verdict) -> String {
-    match (v.failed, v.worst_grade) {
-        (true, _) => {
-            // One line on stderr: a 1,000-server session names the first few only.
-            const SHOWN: usize = 5;
-            let mut line = format!(
-                "gate failed: {}",
-                v.reasons
-                    .iter()
-                    .take(SHOWN)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            );
-            if v.reasons.len() > SHOWN {
-                line.push_str(&format!("; and {} more", v.reasons.len() - SHOWN));
-            }
-            line
-        }
-        (false, Some(g)) => format!("gate passed: worst grade {g}"),
-        (false, None) => "gate passed: no MCP servers found".into(),
-    }
-}
-
-/// 1 when the gate failed, else 2 when an input could not be read, else 0.
-pub fn exit_code(v: &Verdict, input_errors: bool) -> i32 {
-    if v.failed {
-        exit::GATE_FAILED
-    } else if input_errors {
-        exit::INPUT_ERROR
-    } else {
-        exit::OK
-    }
 }
 
 /// `mcptrustchecker rules`.
@@ -392,21 +236,20 @@ pub struct PolicyInitArgs {
 
 /// `mcptrustchecker policy init`: draft a policy from the current configs (and lockfile).
 pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
-    let scan = ScanArgs {
-        paths: a.paths.clone(),
-        installed: false,
-        format: Format::Json,
-        output: None,
-        fail_on: crate::score::FailOn::At(Grade::F),
-        max_file_bytes: a.max_file_bytes,
-        root: a.root.clone(),
-        options: ScanOptions::default(),
-        lockfile: None,
-        live: None,
-        baseline: None,
+    let paths = if a.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        a.paths.clone()
     };
-    let root = scan_root(&scan);
-    let result = scan_tree(&scan);
+    let root = a
+        .root
+        .clone()
+        .unwrap_or_else(|| acquire::find_root(&paths[0]));
+    let mut req = Request::new(Source::Paths(paths), &root, a.max_file_bytes);
+    req.lockfile = LockSource::Find(None);
+    let result = scan::run(req)
+        .map_err(|e| anyhow::anyhow!(crate::text::visible(&e.to_string())))?
+        .result;
     if let Some(e) = result.errors.first() {
         anyhow::bail!(
             "cannot draft a policy from unreadable input: {}",
@@ -425,7 +268,7 @@ pub fn policy_init(a: &PolicyInitArgs) -> Result<i32> {
     }
     // The repository's own lockfile, read only inside the repository.
     let lock = if let Some(lock_path) =
-        acquire::confine::inside(&root, crate::lockfile::FILE_NAME).filter(|p| p.is_file())
+        acquire::confine::inside(&root, crate::lock::lockfile::FILE_NAME).filter(|p| p.is_file())
     {
         let display = acquire::display_path(&lock_path, &root);
         let text = crate::parse::read_text(&lock_path, &display, a.max_file_bytes)

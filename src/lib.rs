@@ -1,30 +1,37 @@
 //! MCP Trust Checker: a deterministic, offline-first security scanner for
 //! Model Context Protocol servers.
 //!
-//! The pipeline reads top to bottom:
-//! [`acquire`] turns files (and, later, live servers) into [`surface::ServerSurface`]s,
+//! The pipeline is one function, [`scan::run`], and reads top to bottom:
+//! [`acquire`] turns files and live servers into [`surface::ServerSurface`]s,
 //! [`detect`] runs the stages over them and emits [`finding::Finding`]s,
-//! [`score`] turns findings into grades, and [`report`] renders the result.
+//! integrity compares them with the [`lock`]file, [`policy`] applies the
+//! policy file, and [`score`] grades. The result is a [`model::ScanResult`];
+//! [`gate`] judges it (verdict and exit code) and [`report`] renders it.
+//! The commands ([`app`], [`lock::cmd`], [`ci`]) only build a
+//! [`scan::Request`] and print; [`output`] is where anything is printed.
 #![forbid(unsafe_code)]
 
 pub mod acquire;
 pub mod app;
-pub mod canonical;
+pub mod chars;
 pub mod ci;
 pub mod confusables;
 pub mod data;
 pub mod detect;
-pub mod diff;
 pub mod finding;
+pub mod gate;
 pub mod lang;
+pub mod launch;
 pub mod lazy;
-pub mod lockcmd;
-pub mod lockfile;
+pub mod lock;
+pub mod model;
+pub mod output;
 pub mod parse;
 pub mod policy;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
+pub mod scan;
 pub mod score;
 pub mod surface;
 #[cfg(test)]

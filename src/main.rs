@@ -9,9 +9,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use clap::{Parser, Subcommand};
 use mcptrustchecker::acquire::live::LiveOptions;
 use mcptrustchecker::acquire::registry::RegistryConfig;
-use mcptrustchecker::app::{self, Format, ScanArgs, exit};
+use mcptrustchecker::app::{self, Format, ScanArgs};
 use mcptrustchecker::detect::ScanOptions;
-use mcptrustchecker::lockcmd::{self, LockArgs};
+use mcptrustchecker::lock::cmd::{self as lockcmd, LockArgs};
+use mcptrustchecker::output::{emit, exit, note};
 use mcptrustchecker::policy::Date;
 use std::path::PathBuf;
 
@@ -152,9 +153,28 @@ struct ScanCmd {
     /// (the client each config belongs to).
     #[arg(long, value_name = "CLIENT", value_parser = parse_client)]
     include_builtins: Option<String>,
-    /// Also allow this stdio executable (repeatable; default list: npx, uvx, python, python3, node, docker, deno).
-    #[arg(long, value_name = "NAME")]
+    /// Also allow this stdio executable (repeatable; default list: see `src/data/launch.toml`).
+    #[arg(long, value_name = "NAME", help = allow_exec_help())]
     allow_exec: Vec<String>,
+}
+
+/// The executable allowlist, as the help names it (`src/data/launch.toml`).
+fn allowlist_names() -> String {
+    mcptrustchecker::launch::exec_allowlist().join(", ")
+}
+
+fn allow_exec_help() -> String {
+    format!(
+        "Also allow this stdio executable (repeatable; default list: {})",
+        allowlist_names()
+    )
+}
+
+fn allow_any_command_help() -> String {
+    format!(
+        "Run stdio commands outside the allowlist ({})",
+        allowlist_names()
+    )
 }
 
 fn parse_client(s: &str) -> Result<String, String> {
@@ -174,8 +194,8 @@ pub struct LiveFlags {
     /// Read each server's catalog from the running server (runs stdio commands in a sandbox).
     #[arg(long)]
     live: bool,
-    /// Run stdio commands outside the allowlist (npx, uvx, python, python3, node, docker, deno).
-    #[arg(long, requires = "live")]
+    /// Run stdio commands outside the allowlist (see `src/data/launch.toml`).
+    #[arg(long, requires = "live", help = allow_any_command_help())]
     allow_any_command: bool,
     /// Per-request timeout after `initialize`, seconds.
     #[arg(long, default_value_t = 15.0, value_name = "SECS")]
@@ -337,7 +357,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            app::note(&format!("error: {e:#}"));
+            note(&format!("error: {e:#}"));
             exit::INPUT_ERROR
         }
     };
@@ -352,9 +372,6 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 .then(|| RegistryConfig::new(c.npm_registry.as_deref(), c.pypi_index.as_deref()));
             let mut options = ScanOptions {
                 zero_width_threshold: c.zero_width_threshold,
-                policy: c.policy,
-                now: c.now,
-                online,
                 include_builtins: c.include_builtins,
                 ..ScanOptions::default()
             };
@@ -370,6 +387,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 root: c.root,
                 options,
                 lockfile: c.lockfile,
+                policy: c.policy,
+                now: c.now,
+                online,
                 live,
                 baseline: c.baseline,
             };
@@ -409,16 +429,16 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             } else {
                 app::rules()
             };
-            app::emit(&text, None)?;
+            emit(&text, None)?;
             Ok(exit::OK)
         }
         Command::Explain { id } => match app::explain(&id) {
             Some(text) => {
-                app::emit(&text, None)?;
+                emit(&text, None)?;
                 Ok(exit::OK)
             }
             None => {
-                app::note(&format!(
+                note(&format!(
                     "error: no rule `{}` (see `mcptrustchecker rules`)",
                     mcptrustchecker::text::visible(&id)
                 ));

@@ -4,9 +4,111 @@
 //! stage's function. `mcptrustchecker rules` and `explain` print this catalogue,
 //! and the SARIF driver lists it.
 
-use crate::finding::{Category, Confidence, Severity};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::sync::OnceLock;
+
+/// How bad a finding is (the score's weight).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Low,
+    Medium,
+    High,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+            Severity::Info => "info",
+        }
+    }
+    pub const ALL: [Severity; 5] = [
+        Severity::Critical,
+        Severity::High,
+        Severity::Medium,
+        Severity::Low,
+        Severity::Info,
+    ];
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How sure the rule is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Speculative,
+    Heuristic,
+    Strong,
+    Confirmed,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Confirmed => "confirmed",
+            Confidence::Strong => "strong",
+            Confidence::Heuristic => "heuristic",
+            Confidence::Speculative => "speculative",
+        }
+    }
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What kind of risk a rule is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    Injection,
+    Exfiltration,
+    Permissions,
+    SupplyChain,
+    Network,
+    Hygiene,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Injection => "injection",
+            Category::Exfiltration => "exfiltration",
+            Category::Permissions => "permissions",
+            Category::SupplyChain => "supply-chain",
+            Category::Network => "network",
+            Category::Hygiene => "hygiene",
+        }
+    }
+    pub const ALL: [Category; 6] = [
+        Category::Injection,
+        Category::Exfiltration,
+        Category::Permissions,
+        Category::SupplyChain,
+        Category::Network,
+        Category::Hygiene,
+    ];
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One entry of the catalogue.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]

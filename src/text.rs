@@ -12,15 +12,12 @@ pub use redact::{redact_args, redact_command, redact_secrets, redact_url};
 
 /// True for characters a reader cannot see or that change how text renders:
 /// controls, format characters, invisible operators, tags, variation selectors,
-/// BiDi controls, and unusual whitespace.
+/// BiDi controls, and unusual whitespace (the `invisible` families of
+/// `src/data/unicode.toml`, the same table stage 1 flags from).
 pub fn is_invisible(c: char) -> bool {
     let cp = c as u32;
-    matches!(cp,
-        0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F..=0x9F
-        | 0xA0 | 0xAD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x1680 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
-        | 0x2000..=0x200F | 0x2028..=0x202F | 0x205F..=0x206F | 0x3000 | 0x3164
-        | 0xFE00..=0xFE0F | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+    // Printable ASCII is never invisible: no table lookup for the common case.
+    !(0x20..0x7F).contains(&cp) && crate::chars::is_invisible(cp)
 }
 
 /// Does `s` hold any [`is_invisible`] character? Printable ASCII (with tab, newline

@@ -4,10 +4,12 @@
 //! invariant that the function asserts itself (that is a bug report).
 
 use mcptrustchecker::acquire::{self, Acquired, configs, manifest};
-use mcptrustchecker::detect::{self, ScanOptions, ScanResult};
-use mcptrustchecker::lockfile::Lockfile;
+use mcptrustchecker::detect::{self, ScanOptions};
+use mcptrustchecker::gate::{self, DriftRule};
+use mcptrustchecker::lock::lockfile::Lockfile;
+use mcptrustchecker::model::ScanResult;
 use mcptrustchecker::parse::{self, Doc};
-use mcptrustchecker::report::{self, json, markdown, sarif};
+use mcptrustchecker::report::{json, markdown, sarif};
 use mcptrustchecker::score::Grade;
 use mcptrustchecker::surface::{Item, Location, ServerSurface, Source, Transport};
 use mcptrustchecker::text;
@@ -129,7 +131,12 @@ pub fn parse_yaml(data: &[u8]) {
 
 /// Render every report format and check what each promises.
 fn render_all(r: &ScanResult) {
-    let v = report::verdict(r, mcptrustchecker::score::FailOn::At(Grade::D));
+    let v = gate::decide(
+        r,
+        mcptrustchecker::score::FailOn::At(Grade::D),
+        DriftRule::Always,
+    )
+    .verdict;
     let s = sarif::render(r, &v);
     let parsed: serde_json::Value = serde_json::from_str(&s).expect("SARIF output is not JSON");
     assert_eq!(parsed["version"], "2.1.0");
@@ -220,7 +227,12 @@ pub fn unicode(data: &[u8]) {
             );
         }
     }
-    let v = report::verdict(&r, mcptrustchecker::score::FailOn::At(Grade::D));
+    let v = gate::decide(
+        &r,
+        mcptrustchecker::score::FailOn::At(Grade::D),
+        DriftRule::Always,
+    )
+    .verdict;
     let again = scan_one(one_tool(&t, "send_email"));
     assert_eq!(
         json::render(&r, &v),

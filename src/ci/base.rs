@@ -3,8 +3,7 @@
 //! a scratch directory and run through the same pipeline (no live, no network).
 
 use super::changed;
-use crate::acquire::{self, AcquireOptions};
-use crate::detect::{self, ScanOptions};
+use crate::scan::{self, LockSource, Request, Source};
 use crate::score::Grade;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -39,19 +38,10 @@ pub fn scores(
     if paths.is_empty() {
         return Ok(BTreeMap::new());
     }
-    let opts = AcquireOptions {
-        root: tmp.path().to_path_buf(),
-        max_file_bytes,
-        ..AcquireOptions::default()
-    };
     let lock = tmp.path().join(lockfile);
-    let (options, _) = crate::lockcmd::scan_options(
-        &ScanOptions::default(),
-        lock.is_file().then_some(lock.as_path()),
-        tmp.path(),
-        max_file_bytes,
-    );
-    let result = detect::run(acquire::acquire_paths(&paths, &opts), &options);
+    let mut request = Request::new(Source::Paths(paths), tmp.path(), max_file_bytes);
+    request.lockfile = LockSource::Find(lock.is_file().then_some(lock));
+    let result = scan::run(request).map_err(|e| e.to_string())?.result;
     Ok(result
         .servers
         .iter()

@@ -1,10 +1,10 @@
 //! Where the CI mode meets the lockfile and the report renderers: each function
 //! here is the single switch point to the shared implementation.
 
-use crate::detect::ScanResult;
-use crate::diff::CatalogDiff;
-use crate::lockfile::{Lockfile, id_file};
-use crate::report::Verdict;
+use crate::lock::diff::CatalogDiff;
+use crate::lock::lockfile::{Lockfile, id_file};
+use crate::model::ScanResult;
+use crate::model::Verdict;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -49,7 +49,7 @@ pub fn lockfile_diff(
             .map_err(|e| crate::text::visible(&e.to_string()))?,
         None => Lockfile::empty(display),
     };
-    Ok(crate::diff::diff_lockfiles(&before, head))
+    Ok(crate::lock::diff::diff_lockfiles(&before, head))
 }
 
 /// SARIF 2.1.0 for code scanning: the `category` input, and full regions

@@ -11,19 +11,25 @@ pub mod bridge;
 pub mod changed;
 pub mod comment;
 pub mod event;
-pub mod gate;
+mod files;
 pub mod github;
+mod inputs;
+pub mod outputs;
+mod plan;
 pub mod summary;
 pub mod trust;
 
 use crate::acquire::confine::Workspace;
 use crate::acquire::{self, AcquireOptions};
-use crate::app::{exit, write_atomic};
-use crate::detect::{self, ScanOptions, ScanResult};
-use crate::lockfile::Lockfile;
-use crate::score::{FailOn, Grade};
+use crate::gate::{self, DriftRule};
+use crate::lock::lockfile::Lockfile;
+use crate::model::ScanResult;
+use crate::output::{exit, stdout_line, write_atomic};
+use crate::scan::{self, Judging, LockSource, PolicySource, Request, Source};
 use event::Env;
-use std::io::Write;
+use files::{append_runner_file, sarif_target};
+pub use inputs::{Inputs, Live};
+use plan::{Plan, select};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -38,118 +44,56 @@ pub struct CiArgs {
     pub max_file_size: Option<u64>,
 }
 
-/// The action's inputs, validated.
-#[derive(Debug, Clone)]
-pub struct Inputs {
-    pub path: String,
-    pub lockfile: String,
-    pub fail_on: FailOn,
-    pub fail_on_drift: bool,
-    pub live: Live,
-    pub online: bool,
-    pub include_builtins: Option<String>,
-    pub policy: Option<String>,
-    /// `None`: under `RUNNER_TEMP` (see [`sarif_target`]).
-    pub sarif_file: Option<String>,
-    /// The code-scanning category (`automationDetails.id`).
-    pub category: Option<String>,
-    pub comment: bool,
-    /// Names this job's sticky comment (its marker).
-    pub comment_header: Option<String>,
-    /// Files (configs, descriptors, the lockfile, the policy) larger than this are refused.
-    pub max_file_bytes: u64,
-    /// Variables of the job's environment live servers may receive (`pass-env`).
-    pub pass_env: Vec<String>,
-}
-
-/// The `live` input. A pull request's configs are the PR author's: spawning
-/// them needs an explicit `force`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Live {
-    Off,
-    On,
-    Force,
-}
-
-impl Inputs {
-    pub fn from_env(env: &Env) -> Result<Inputs, String> {
-        let fail_on = match env.input("fail-on") {
-            None => FailOn::At(Grade::F),
-            Some(g) => FailOn::parse(g).ok_or_else(|| {
-                format!(
-                    "input `fail-on` must be a grade A–F or `none`, not `{}`",
-                    crate::text::visible(g)
-                )
-            })?,
-        };
-        let live = match env.input("live").map(|s| s.to_ascii_lowercase()) {
-            None => Live::Off,
-            Some(s) if s == "force" => Live::Force,
-            Some(s) => match event::parse_bool(&s) {
-                Some(true) => Live::On,
-                Some(false) => Live::Off,
-                None => {
-                    return Err(format!(
-                        "input `live` must be `true`, `false` or `force`, not `{}`",
-                        crate::text::visible(&s)
-                    ));
-                }
-            },
-        };
-        let include_builtins = env
-            .input("include-builtins")
-            .filter(|v| event::parse_bool(v) != Some(false))
-            .map(str::to_string);
-        Ok(Inputs {
-            path: env.input("path").unwrap_or(".").to_string(),
-            lockfile: env
-                .input("lockfile")
-                .unwrap_or("mcptrustchecker.lock")
-                .to_string(),
-            fail_on,
-            fail_on_drift: env.bool_input("fail-on-drift", true)?,
-            live,
-            online: env.bool_input("online", false)?,
-            include_builtins,
-            policy: env.input("policy").map(str::to_string),
-            sarif_file: env.input("sarif-file").map(str::to_string),
-            category: env.input("category").map(str::to_string),
-            comment: env.bool_input("comment", true)?,
-            comment_header: env.input("comment-header").map(str::to_string),
-            pass_env: env
-                .input("pass-env")
-                .map(|v| {
-                    v.split(|c: char| c == ',' || c.is_whitespace())
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            max_file_bytes: match env.input("max-file-size") {
-                None => crate::parse::DEFAULT_MAX_FILE_BYTES,
-                Some(v) => v.trim().parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!(
-                        "input `max-file-size` must be a number of bytes above 0, not `{}`",
-                        crate::text::visible(v)
-                    )
-                })?,
-            },
-        })
-    }
-}
-
 /// Print one line to the job log, made safe: scanned text in it can never
 /// become a workflow command.
 fn say(line: &str) {
-    println!("{}", crate::text::log_text(line));
+    stdout_line(&crate::text::log_text(line));
 }
 
 /// Print a warning for the log and as a workflow annotation.
 fn warn(msg: &str) {
-    println!(
-        "{}",
-        crate::text::workflow_command("warning", &[("title", "mcptrustchecker".into())], msg)
-    );
+    stdout_line(&crate::text::workflow_command(
+        "warning",
+        &[("title", "mcptrustchecker".into())],
+        msg,
+    ));
+}
+
+/// Why a run stops before a verdict (exit 2). Every message says what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An input, a flag, the event or a revision that cannot be used, or a
+    /// step that cannot go on (no changed-file list, a base that cannot be read).
+    #[error("{0}")]
+    Usage(String),
+    /// An input path that leaves the workspace, or a workspace that is not one.
+    #[error(transparent)]
+    Path(#[from] crate::acquire::confine::PathError),
+    /// A file the run reads is unreadable or malformed.
+    #[error(transparent)]
+    Input(#[from] crate::parse::InputError),
+    /// The run's own I/O failed: its runtime, a directory, a runner file.
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The SARIF report could not be written (the message carries the cause).
+    #[error("{0}")]
+    Report(String),
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Self {
+        Error::Usage(message)
+    }
+}
+
+impl Error {
+    fn io(what: String) -> impl FnOnce(std::io::Error) -> Error {
+        move |source| Error::Io { what, source }
+    }
 }
 
 /// The whole run; errors are usage or runtime errors (exit 2).
@@ -157,23 +101,15 @@ pub fn run(args: &CiArgs, env: &Env) -> i32 {
     match run_inner(args, env) {
         Ok(code) => code,
         Err(e) => {
-            println!(
-                "{}",
-                crate::text::workflow_command("error", &[("title", "mcptrustchecker".into())], &e)
-            );
-            eprintln!("{}", crate::text::log_text(&format!("error: {e}")));
+            stdout_line(&crate::text::workflow_command(
+                "error",
+                &[("title", "mcptrustchecker".into())],
+                &e.to_string(),
+            ));
+            crate::output::note(&format!("error: {e}"));
             exit::INPUT_ERROR
         }
     }
-}
-
-/// What this run scans.
-struct Plan {
-    /// `None`: the whole `path`; `Some`: these workspace-relative files.
-    files: Option<Vec<String>>,
-    lockfile_changed: bool,
-    scope: summary::Scope,
-    base: Option<String>,
 }
 
 /// The GraphQL endpoint next to the REST one (`GITHUB_GRAPHQL_URL` when the runner sets it).
@@ -214,114 +150,7 @@ impl trust::BaseReader for ApiBase<'_> {
     }
 }
 
-/// Where the SARIF is written, and the path the `sarif-file` output names for
-/// the next step (which runs on the runner, not in this container).
-///
-/// An explicit input is a workspace path or an absolute path under
-/// `RUNNER_TEMP`. Without one the report goes under `RUNNER_TEMP`, outside the
-/// checkout (so no `git add -A` commits it): there directly when this process
-/// sees that directory, else (a container action, where the runner mounts only
-/// `$RUNNER_TEMP/_github_home`, as `HOME`) into `HOME`, named by its host
-/// path. Outside Actions: `mcptrustchecker.sarif` in the workspace.
-fn sarif_target(
-    space: &Workspace,
-    inputs: &Inputs,
-    env: &Env,
-) -> Result<(PathBuf, String), String> {
-    let temp = env.get("RUNNER_TEMP").map(PathBuf::from);
-    let home = env.get("HOME").map(PathBuf::from).filter(|h| h.is_dir());
-    let mounted = |t: &Path| -> Option<(PathBuf, PathBuf)> {
-        // (host directory, where this process sees it)
-        if t.is_dir() {
-            return Some((t.to_path_buf(), t.to_path_buf()));
-        }
-        home.clone().map(|h| (t.join("_github_home"), h))
-    };
-    let named = |host: &Path, local: &Path, file: &str| -> Result<(PathBuf, String), String> {
-        let rest = Path::new(file)
-            .strip_prefix(host)
-            .map_err(|_| format!("input `sarif-file`: {file} is not under RUNNER_TEMP"))?;
-        let write = space
-            .output(&local.join(rest).to_string_lossy(), &[local.to_path_buf()])
-            .map_err(|e| format!("input `sarif-file`: {e}"))?;
-        Ok((write, file.to_string()))
-    };
-    match (inputs.sarif_file.as_deref(), temp.as_deref()) {
-        (Some(f), Some(t))
-            if Path::new(f).is_absolute() && !Path::new(f).starts_with(space.root()) =>
-        {
-            let (host, local) = mounted(t).ok_or_else(|| {
-                format!("input `sarif-file`: {f}: RUNNER_TEMP is not visible to this process")
-            })?;
-            if !Path::new(f).starts_with(&host) && host != t {
-                return Err(format!(
-                    "input `sarif-file`: in a container action only {} of RUNNER_TEMP is mounted; write there, in the workspace, or leave the input empty",
-                    host.display()
-                ));
-            }
-            named(&host, &local, f)
-        }
-        (Some(f), _) => {
-            let write = space
-                .output(f, &[])
-                .map_err(|e| format!("input `sarif-file`: {e}"))?;
-            Ok((write, f.to_string()))
-        }
-        (None, Some(t)) => {
-            let (host, local) = mounted(t).ok_or_else(|| {
-                "RUNNER_TEMP is not visible to this process and HOME is not set: set the `sarif-file` input".to_string()
-            })?;
-            let file = host.join(sarif_name(inputs.category.as_deref()));
-            named(&host, &local, &file.to_string_lossy())
-        }
-        (None, None) => {
-            let f = "mcptrustchecker.sarif";
-            let write = space
-                .output(f, &[])
-                .map_err(|e| format!("input `sarif-file`: {e}"))?;
-            Ok((write, f.to_string()))
-        }
-    }
-}
-
-/// `mcptrustchecker.sarif`, or `mcptrustchecker-<category>.sarif` so two jobs
-/// of one run never share a file.
-fn sarif_name(category: Option<&str>) -> String {
-    let slug: String = category
-        .unwrap_or("")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let slug = slug.trim_matches(['-', '.']);
-    if slug.is_empty() {
-        "mcptrustchecker.sarif".into()
-    } else {
-        format!("mcptrustchecker-{slug}.sarif")
-    }
-}
-
-/// Append to a file the runner named (`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`):
-/// never through a symlink, whatever the directory (the runner's own
-/// file-command directory sits outside the workspace in a container action).
-fn append_runner_file(path: &Path, text: &str) -> std::io::Result<()> {
-    for p in [Some(path), path.parent()].into_iter().flatten() {
-        if std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(std::io::Error::other(format!(
-                "{} is a symlink; not written through",
-                p.display()
-            )));
-        }
-    }
-    append(path, text)
-}
-
-fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
+fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, Error> {
     let mut inputs = Inputs::from_env(env)?;
     if let Some(n) = args.max_file_size {
         inputs.max_file_bytes = n;
@@ -331,7 +160,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .clone()
         .or_else(|| env.get("GITHUB_WORKSPACE").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from("."));
-    let space = Workspace::new(&ws_raw).map_err(|e| e.to_string())?;
+    let space = Workspace::new(&ws_raw)?;
     let ws = space.root().to_path_buf();
     let input_path = |what: &str, rel: &str| {
         space
@@ -354,7 +183,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         .or_else(|| base.as_ref().map(|_| "HEAD".to_string()));
     for r in [&base, &head].into_iter().flatten() {
         if !event::is_rev(r) {
-            return Err(format!("`{}` is not a revision", crate::text::visible(r)));
+            return Err(format!("`{}` is not a revision", crate::text::visible(r)).into());
         }
     }
     let diff_mode = base.is_some();
@@ -364,7 +193,8 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             "input `live: true` is refused on `{}` events: they can carry a pull request's configs, which are attacker-controlled, and live acquisition would run them. Live acquisition runs on {}; set `live: force` if every author who can trigger this event is trusted.",
             crate::text::visible(&ev.name),
             event::LIVE_TRUSTED_EVENTS.join(", ")
-        ));
+        )
+        .into());
     }
 
     let api = || -> Option<Result<github::Api, String>> {
@@ -381,7 +211,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(Error::io("cannot start the async runtime".into()))?;
     // octocrab spawns its service worker when the client is built.
     let _entered = rt.enter();
 
@@ -508,7 +338,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         confine: true,
         ..AcquireOptions::default()
     };
-    let mut acquired = match &plan.files {
+    let acquired = match &plan.files {
         None => acquire::acquire_paths(std::slice::from_ref(&scan_root), &opts),
         Some(files) if files.is_empty() => acquire::Acquired::default(),
         Some(files) => {
@@ -531,47 +361,58 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     // 3. The head lockfile: drift, unpinned servers, and the reviewed change.
     let lock_present = head_lock.is_some();
     let lock_for_scan = match (&head_lock, diff_mode) {
-        (Some(l), _) => Some(l.clone()),
-        (None, true) => Some(std::sync::Arc::new(Lockfile::empty(&lock_rel))),
-        (None, false) => None,
+        (Some(l), _) => LockSource::Given(l.clone()),
+        (None, true) => LockSource::Given(std::sync::Arc::new(Lockfile::empty(&lock_rel))),
+        (None, false) => LockSource::None,
     };
-    let options = ScanOptions {
-        include_builtins: inputs.include_builtins.clone(),
-        lockfile: lock_for_scan,
-        ..ScanOptions::default()
-    };
-    if inputs.live != Live::Off && !acquired.surfaces.is_empty() {
-        // Sandboxed: the whole invocation is checked, and the child gets PATH, a
-        // temp HOME, the config's literal values and the `pass-env` names only
-        // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
-        // The runner's network configuration reaches servers (a documented
-        // allowlist); packages are cached under the job's HOME; no progress.
+    // Sandboxed: the whole invocation is checked, and the child gets PATH, a
+    // temp HOME, the config's literal values and the `pass-env` names only
+    // (no GITHUB_TOKEN, ACTIONS_* or INPUT_* reaches a server or a remote host).
+    // The runner's network configuration reaches servers (a documented
+    // allowlist); packages are cached under the job's HOME; no progress.
+    let live = (inputs.live != Live::Off && !acquired.surfaces.is_empty()).then(|| {
         let package_cache =
             crate::acquire::live::sandbox::default_cache_dir(&|n| std::env::var(n).ok());
-        let live = crate::acquire::live::LiveOptions {
+        crate::acquire::live::LiveOptions {
             pass_env: crate::acquire::live::PassEnv::new(inputs.pass_env.clone()),
             install: package_cache.is_some(),
             package_cache,
             progress: false,
             ..crate::acquire::live::LiveOptions::default()
-        };
-        let reports = crate::app::live_fill(&mut acquired, &live);
+        }
+    });
+    let live_asked = live.is_some();
+    // The trusted policy and the grade gate: drift is judged apart from the
+    // policy's server verdicts, following `fail-on-drift` (made stricter by the policy).
+    let now = env
+        .get("MTC_NOW")
+        .and_then(|d| d.parse::<crate::policy::Date>().ok());
+    let mut request = Request::new(Source::Acquired(acquired), &ws, inputs.max_file_bytes);
+    request.acquire.confine = true;
+    request.lockfile = lock_for_scan;
+    request.live = live;
+    // Registry I/O happens before the stages, as in `scan`.
+    request.online = inputs
+        .online
+        .then(crate::acquire::registry::RegistryConfig::default);
+    request.stages.include_builtins = inputs.include_builtins.clone();
+    request.policy = match &trusted.policy {
+        Some(p) => PolicySource::Given(p.clone()),
+        None => PolicySource::None,
+    };
+    request.judging = Judging {
+        fail_on: inputs.fail_on,
+        now,
+        drift_in_verdicts: false,
+    };
+    let scanned = scan::run(request)?;
+    if live_asked {
         say(&format!(
             "live acquisition: {} server(s) contacted",
-            reports.len()
+            scanned.live.len()
         ));
     }
-    let mut options = options;
-    if inputs.online {
-        // Registry I/O happens before the pipeline, as in `scan`.
-        let cfg = crate::acquire::registry::RegistryConfig::default();
-        options.registry_facts = Some(std::sync::Arc::new(crate::acquire::registry::fetch(
-            &acquired.surfaces,
-            &cfg,
-        )));
-        options.online = Some(cfg);
-    }
-    let mut result = detect::run(acquired, &options);
+    let mut result = scanned.result;
     let mut scope = plan.scope;
     scope.lockfile_present = lock_present;
     scope.notes.extend(trusted.notes.iter().cloned());
@@ -609,21 +450,15 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
         _ => None,
     };
 
-    // 4. Verdict and outputs. The trusted policy and the grade gate, judged
-    // without drift: drift follows `fail-on-drift` (made stricter by the policy).
-    let drifts: Vec<_> = result.servers.iter_mut().map(|s| s.drift.take()).collect();
-    if let Some(p) = &trusted.policy {
-        let now = env
-            .get("MTC_NOW")
-            .and_then(|d| d.parse::<crate::policy::Date>().ok())
-            .unwrap_or_else(crate::policy::Date::today_utc);
-        crate::policy::apply(&mut result, p, now, inputs.fail_on, &ws);
-    }
-    let base_verdict = crate::policy::verdict(&result, inputs.fail_on);
-    for (s, d) in result.servers.iter_mut().zip(drifts) {
-        s.drift = d;
-    }
-    let gate = gate::evaluate(&result, base_verdict, fail_on_drift, diff_mode);
+    // 4. Verdict and outputs.
+    let gate = gate::decide(
+        &result,
+        inputs.fail_on,
+        DriftRule::Ci {
+            fail_on_drift,
+            unpinned_gates: diff_mode,
+        },
+    );
     let sarif = bridge::sarif(
         &result,
         &gate.verdict,
@@ -633,9 +468,9 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     );
     if let Some(dir) = sarif_abs.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .map_err(Error::io(format!("cannot create {}", dir.display())))?;
     }
-    write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| format!("{e:#}"))?;
+    write_atomic(&sarif_abs, sarif.as_bytes()).map_err(|e| Error::Report(format!("{e:#}")))?;
     // The head commit the findings' lines are at: the PR's head, else the
     // pushed commit (`GITHUB_SHA`), resolved in the clone when it can be.
     let head_sha = head
@@ -671,32 +506,29 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
     let markdown = bridge::markdown(&result, &gate.verdict, baseline, fail_on, &ctx);
 
     print_summary(&result, &gate, &scope, trusted.change.as_ref());
-    for line in gate::annotations(&result, &gate, fail_on, fail_on_drift) {
-        println!("{line}");
+    for line in outputs::annotations(&result, &gate, fail_on, fail_on_drift) {
+        stdout_line(&line);
     }
     for e in &result.errors {
         let loc =
             crate::surface::Location::new(&e.path, e.line.unwrap_or(0), e.column.unwrap_or(0));
-        println!(
-            "{}",
-            crate::text::workflow_command(
-                "error",
-                &[
-                    ("file", loc.path.clone()),
-                    ("line", loc.line.max(1).to_string())
-                ],
-                &e.message
-            )
-        );
+        stdout_line(&crate::text::workflow_command(
+            "error",
+            &[
+                ("file", loc.path.clone()),
+                ("line", loc.line.max(1).to_string()),
+            ],
+            &e.message,
+        ));
     }
     if let Some(p) = env.get("GITHUB_STEP_SUMMARY") {
         // GitHub accepts up to 1 MiB of summary per step (4 bytes per char at worst).
         append_runner_file(Path::new(p), &comment::cap(&markdown, 250_000))
-            .map_err(|e| format!("cannot write the job summary {p}: {e}"))?;
+            .map_err(Error::io(format!("cannot write the job summary {p}")))?;
     }
     if let Some(p) = env.get("GITHUB_OUTPUT") {
-        append_runner_file(Path::new(p), &gate::outputs(&gate, &sarif_shown))
-            .map_err(|e| format!("cannot write the step outputs {p}: {e}"))?;
+        append_runner_file(Path::new(p), &outputs::outputs(&gate, &sarif_shown))
+            .map_err(Error::io(format!("cannot write the step outputs {p}")))?;
     }
 
     // 5. The sticky comment: best effort, the verdict stands either way.
@@ -749,97 +581,7 @@ fn run_inner(args: &CiArgs, env: &Env) -> Result<i32, String> {
             }
         }
     }
-    Ok(crate::app::exit_code(
-        &gate.verdict,
-        !result.errors.is_empty(),
-    ))
-}
-
-/// Choose the changed files worth scanning: configs and descriptors under
-/// `path`, and every config a changed lockfile pins. Every name (a changed
-/// file, a lockfile id) goes through the workspace resolver: absolute paths,
-/// `..` and symlinks leaving the workspace are skipped with a note.
-#[allow(clippy::too_many_arguments)]
-fn select(
-    ws: &Workspace,
-    scan_rel: &str,
-    lock_rel: &str,
-    head_lock: Option<&Lockfile>,
-    names: Vec<String>,
-    how: String,
-    mut notes: Vec<String>,
-    base: Option<String>,
-) -> Plan {
-    let under =
-        |f: &str| scan_rel.is_empty() || f == scan_rel || f.starts_with(&format!("{scan_rel}/"));
-    let mut files = Vec::new();
-    let mut lockfile_changed = false;
-    let mut removed = 0;
-    let mut refused = Vec::new();
-    for f in &names {
-        if f == lock_rel {
-            lockfile_changed = true;
-        } else if under(f) && acquire::is_candidate(Path::new(f)) {
-            match ws.resolve(f) {
-                Ok((abs, rel)) if abs.is_file() => files.push(rel),
-                Ok(_) => removed += 1,
-                Err(e) => refused.push(e.to_string()),
-            }
-        }
-    }
-    if let (true, Some(lock)) = (lockfile_changed, head_lock) {
-        for p in bridge::pinned_paths(lock) {
-            match ws.resolve(&p) {
-                Ok((abs, rel)) if under(&rel) && abs.is_file() => files.push(rel),
-                Ok(_) => {}
-                Err(e) => refused.push(format!("lockfile entry {e}")),
-            }
-        }
-    }
-    for r in &refused {
-        notes.push(format!("not read: {r}"));
-    }
-    files.sort();
-    files.dedup();
-    let mut how = format!(
-        "{} changed files ({how}), {} MCP configs or descriptors scanned",
-        names.len(),
-        files.len()
-    );
-    if lockfile_changed {
-        how.push_str(", lockfile changed");
-    }
-    if removed > 0 {
-        how.push_str(&format!(", {removed} removed"));
-    }
-    if !refused.is_empty() {
-        how.push_str(&format!(
-            ", {} refused (outside the workspace)",
-            refused.len()
-        ));
-    }
-    Plan {
-        files: Some(files),
-        lockfile_changed,
-        scope: summary::Scope {
-            how,
-            notes,
-            ..Default::default()
-        },
-        base,
-    }
-}
-
-fn append(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    if !text.ends_with('\n') {
-        f.write_all(b"\n")?;
-    }
-    Ok(())
+    Ok(gate.exit_code(!result.errors.is_empty()))
 }
 
 /// A short plain-text summary for the job log (every line through the log
@@ -894,133 +636,8 @@ fn print_summary(
             }
         ));
     }
-    say(&crate::app::verdict_line(&g.verdict));
+    say(&gate::verdict_line(&g.verdict));
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inputs_defaults_and_refusals() {
-        let i = Inputs::from_env(&Env::default()).unwrap();
-        assert_eq!(
-            (i.fail_on, i.fail_on_drift, i.live, i.comment),
-            (FailOn::At(Grade::F), true, Live::Off, true)
-        );
-        assert_eq!(
-            (
-                i.sarif_file.as_deref(),
-                i.lockfile.as_str(),
-                i.path.as_str()
-            ),
-            (None, "mcptrustchecker.lock", ".")
-        );
-        assert_eq!(
-            (i.category.as_deref(), i.comment_header.as_deref()),
-            (None, None)
-        );
-        let none = Env::from_pairs([("INPUT_FAIL-ON".into(), "None".into())]);
-        assert_eq!(Inputs::from_env(&none).unwrap().fail_on, FailOn::Never);
-        let env = Env::from_pairs([
-            ("INPUT_FAIL-ON".into(), "c".into()),
-            ("INPUT_LIVE".into(), "force".into()),
-            ("INPUT_INCLUDE-BUILTINS".into(), "false".into()),
-        ]);
-        let i = Inputs::from_env(&env).unwrap();
-        assert_eq!(
-            (i.fail_on, i.live, i.include_builtins),
-            (FailOn::At(Grade::C), Live::Force, None)
-        );
-        assert!(
-            Inputs::from_env(&Env::from_pairs([("INPUT_FAIL-ON".into(), "Z".into())])).is_err()
-        );
-        assert_eq!(
-            Inputs::from_env(&Env::default()).unwrap().max_file_bytes,
-            crate::parse::DEFAULT_MAX_FILE_BYTES
-        );
-        let size = |v: &str| {
-            Inputs::from_env(&Env::from_pairs([("INPUT_MAX-FILE-SIZE".into(), v.into())]))
-                .map(|i| i.max_file_bytes)
-        };
-        assert_eq!(size(" 67108864 "), Ok(67108864));
-        for bad in ["0", "-1", "16MB", "1e9"] {
-            let e = size(bad).unwrap_err();
-            assert!(e.contains("`max-file-size`"), "{e}");
-        }
-        let env = Env::from_pairs([("INPUT_PASS-ENV".into(), "A_TOKEN, B\nC".into())]);
-        assert_eq!(
-            Inputs::from_env(&env).unwrap().pass_env,
-            ["A_TOKEN", "B", "C"]
-        );
-        let gh = |v: Option<&str>| {
-            graphql_url(&Env::from_pairs(
-                v.map(|v| ("GITHUB_API_URL".to_string(), v.to_string())),
-            ))
-        };
-        assert_eq!(gh(None), "https://api.github.com/graphql");
-        assert_eq!(
-            gh(Some("https://ghe.example/api/v3/")),
-            "https://ghe.example/api/graphql"
-        );
-    }
-
-    #[test]
-    fn sarif_goes_under_runner_temp_or_its_container_mount() {
-        let ws = tempfile::tempdir().unwrap();
-        let space = Workspace::new(ws.path()).unwrap();
-        let inputs = |sarif: Option<&str>, category: Option<&str>| {
-            let mut i = Inputs::from_env(&Env::default()).unwrap();
-            i.sarif_file = sarif.map(str::to_string);
-            i.category = category.map(str::to_string);
-            i
-        };
-        // Outside Actions: in the workspace.
-        let (w, shown) = sarif_target(&space, &inputs(None, None), &Env::default()).unwrap();
-        assert_eq!(shown, "mcptrustchecker.sarif");
-        assert_eq!(w, space.root().join("mcptrustchecker.sarif"));
-        // A runner's own temp directory.
-        let temp = tempfile::tempdir().unwrap();
-        let t = temp.path().to_string_lossy().to_string();
-        let env = Env::from_pairs([("RUNNER_TEMP".into(), t.clone())]);
-        let (w, shown) = sarif_target(&space, &inputs(None, Some("mcp/prod")), &env).unwrap();
-        assert_eq!(shown, format!("{t}/mcptrustchecker-mcp-prod.sarif"));
-        assert!(w.ends_with("mcptrustchecker-mcp-prod.sarif") && !w.starts_with(space.root()));
-        // A container action: RUNNER_TEMP is the host's, HOME is its `_github_home`.
-        let home = tempfile::tempdir().unwrap();
-        let env = Env::from_pairs([
-            ("RUNNER_TEMP".into(), "/home/runner/work/_temp".into()),
-            ("HOME".into(), home.path().to_string_lossy().to_string()),
-        ]);
-        let (w, shown) = sarif_target(&space, &inputs(None, None), &env).unwrap();
-        assert_eq!(
-            shown,
-            "/home/runner/work/_temp/_github_home/mcptrustchecker.sarif"
-        );
-        assert_eq!(
-            w,
-            std::fs::canonicalize(home.path())
-                .unwrap()
-                .join("mcptrustchecker.sarif")
-        );
-        let explicit = "/home/runner/work/_temp/_github_home/x/r.sarif";
-        let (w, shown) = sarif_target(&space, &inputs(Some(explicit), None), &env).unwrap();
-        assert_eq!(shown, explicit);
-        assert!(w.ends_with("x/r.sarif"));
-        // Elsewhere in RUNNER_TEMP is not mounted in a container: refused.
-        assert!(
-            sarif_target(
-                &space,
-                &inputs(Some("/home/runner/work/_temp/r.sarif"), None),
-                &env
-            )
-            .is_err()
-        );
-        // A workspace path is written there.
-        let (w, shown) = sarif_target(&space, &inputs(Some("out/r.sarif"), None), &env).unwrap();
-        assert_eq!(
-            (w, shown.as_str()),
-            (space.root().join("out/r.sarif"), "out/r.sarif")
-        );
-    }
-}
+mod tests;

@@ -5,8 +5,8 @@
 //! visible and stripped of backticks, so it cannot become a mention, link,
 //! image, HTML or Markdown structure.
 
-use super::gate::Gate;
-use crate::detect::ScanResult;
+use crate::gate::Gate;
+use crate::model::ScanResult;
 use std::fmt::Write;
 
 /// Scanned text as an inert inline code span.

@@ -2,8 +2,7 @@
 //! `--include-builtins CLIENT` they join every session, because the client's own
 //! shell, file and web tools often complete a toxic flow an MCP server starts.
 
-use super::Role;
-use super::capability::role_from_str;
+use crate::model::Role;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -64,7 +63,7 @@ fn profiles() -> &'static [(Vec<String>, BuiltinProfile)] {
                             .roles
                             .iter()
                             .map(|r| {
-                                role_from_str(r)
+                                Role::parse(r)
                                     .unwrap_or_else(|| panic!("builtins.toml: unknown role {r}"))
                             })
                             .collect(),

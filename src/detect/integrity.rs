@@ -3,12 +3,12 @@
 //! descriptor that disagrees with the reviewed snapshot. No I/O: the lockfile
 //! was read before the pipeline ran.
 
-use super::{Drift, ServerResult};
 use crate::acquire::FileKind;
-use crate::canonical::Snapshot;
-use crate::diff::{CatalogDiff, diff_surfaces};
 use crate::finding::Finding;
-use crate::lockfile::{Entry, Lockfile};
+use crate::lock::canonical::Snapshot;
+use crate::lock::diff::{CatalogDiff, diff_surfaces};
+use crate::lock::lockfile::{Entry, Lockfile};
+use crate::model::{Drift, ServerResult};
 use crate::parse::InputError;
 use crate::surface::{Coverage, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
@@ -28,7 +28,7 @@ pub fn prepare(
         if s.coverage == Coverage::ConfigOnly
             && let Some(e) = lock.entries.get(&s.id)
         {
-            crate::lockfile::fill_from_snapshot(s, e);
+            crate::lock::pin::fill_from_snapshot(s, e);
         }
     });
     descriptor_diffs(surfaces, lock)
@@ -164,7 +164,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lockfile::lock_surfaces;
+    use crate::lock::pin::lock_surfaces;
 
     fn check_now(
         s: &ServerSurface,
@@ -174,7 +174,7 @@ mod tests {
     ) -> Option<Drift> {
         check(
             s,
-            &crate::canonical::surface_digest(s),
+            &crate::lock::canonical::surface_digest(s),
             lock,
             descriptor,
             out,
@@ -184,7 +184,7 @@ mod tests {
     fn surface(id: &str, client: bool, desc: &str) -> ServerSurface {
         crate::testkit::surface(id)
             .name("notes")
-            .at(crate::lockfile::id_file(id), 2, 3)
+            .at(crate::lock::lockfile::id_file(id), 2, 3)
             .format("x")
             .client(client.then_some(crate::surface::Client::Cursor))
             .coverage(Coverage::Manifest)

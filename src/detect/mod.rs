@@ -12,8 +12,8 @@ pub mod injection;
 pub mod integrity;
 pub mod intent;
 pub mod meta;
-pub mod policy;
 pub mod posture;
+pub mod secrets;
 pub mod shadow;
 pub mod squat;
 pub mod supply_chain;
@@ -24,44 +24,11 @@ pub use builtins::builtins_for;
 
 use crate::acquire::Acquired;
 use crate::finding::{Finding, sort_dedup};
-use crate::parse::InputError;
-use crate::score::{self, Score};
-use crate::surface::{Client, ServerSurface};
+use crate::model::{Role, ScanResult, ServerResult, SessionResult};
+use crate::score;
+use crate::surface::ServerSurface;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Capability roles a tool can play (stage 3); stage 4 combines them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Role {
-    UntrustedInput,
-    SensitiveSource,
-    ExternalSink,
-    CodeExec,
-    FileWrite,
-    /// Deletes, wipes, overwrites, drops, truncates, force-pushes or kills.
-    Destructive,
-    /// Moves money, deploys, or grants and changes permissions.
-    HighImpact,
-    /// Requests a caller-chosen URL: a weaker egress (data can ride in the URL).
-    UrlFetch,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::UntrustedInput => "untrusted-input",
-            Role::SensitiveSource => "sensitive-source",
-            Role::ExternalSink => "external-sink",
-            Role::CodeExec => "code-exec",
-            Role::FileWrite => "file-write",
-            Role::Destructive => "destructive",
-            Role::HighImpact => "high-impact",
-            Role::UrlFetch => "url-fetch",
-        }
-    }
-}
 
 /// Settings every stage may read.
 #[derive(Debug, Clone)]
@@ -73,14 +40,8 @@ pub struct ScanOptions {
     /// Executables allowed for stdio servers (posture, live sandbox).
     pub exec_allowlist: Vec<String>,
     /// The committed lockfile (stage 7), read before the pipeline runs.
-    pub lockfile: Option<std::sync::Arc<crate::lockfile::Lockfile>>,
-    /// `--policy FILE` (default: `mcptrustchecker.toml` at the root when present).
-    pub policy: Option<std::path::PathBuf>,
-    /// The date expiries are judged against (`--now` / `MTC_NOW`; default today, UTC).
-    pub now: Option<crate::policy::Date>,
-    /// `--online`: the registries to ask before the pipeline (`None`: offline).
-    pub online: Option<crate::acquire::registry::RegistryConfig>,
-    /// Registry facts fetched before the pipeline (set by `app::scan_tree` when online).
+    pub lockfile: Option<std::sync::Arc<crate::lock::lockfile::Lockfile>>,
+    /// Registry facts fetched before the stages (set by `scan::run` when online).
     pub registry_facts: Option<std::sync::Arc<crate::acquire::registry::Facts>>,
 }
 
@@ -89,72 +50,11 @@ impl Default for ScanOptions {
         ScanOptions {
             zero_width_threshold: 5,
             include_builtins: None,
-            exec_allowlist: ["npx", "uvx", "python", "python3", "node", "docker", "deno"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            exec_allowlist: crate::launch::exec_allowlist().to_vec(),
             lockfile: None,
-            policy: None,
-            now: None,
-            online: None,
             registry_facts: None,
         }
     }
-}
-
-/// One server after the pipeline.
-#[derive(Debug, Clone)]
-pub struct ServerResult {
-    pub surface: ServerSurface,
-    /// Roles per tool name (stage 3).
-    pub roles: BTreeMap<String, BTreeSet<Role>>,
-    pub findings: Vec<Finding>,
-    pub score: Score,
-    /// SHA-256 of the canonical surface that was scored.
-    pub digest: String,
-    /// Drift against the committed lockfile (stage 7), when the surface is pinned and differs.
-    pub drift: Option<Drift>,
-    /// The policy gate's decision for this server, when a policy is in force.
-    pub policy: Option<crate::policy::PolicyVerdict>,
-}
-
-/// A surface that no longer matches its lockfile pin.
-#[derive(Debug, Clone)]
-pub struct Drift {
-    pub pinned_digest: String,
-    pub diff: crate::diff::CatalogDiff,
-    /// The pinned entry's line in the lockfile (SARIF location for MTC-TOFU-001).
-    pub lock_location: crate::surface::Location,
-}
-
-/// One session: the servers one client config enables together.
-#[derive(Debug, Clone)]
-pub struct SessionResult {
-    pub id: String,
-    pub client: Option<Client>,
-    pub servers: Vec<String>,
-    /// Findings that belong to the session itself (cross-server).
-    pub findings: Vec<Finding>,
-    /// Score of the union of its servers' findings and its own.
-    pub score: Score,
-}
-
-/// Everything a report needs.
-#[derive(Debug, Clone, Default)]
-pub struct ScanResult {
-    pub servers: Vec<ServerResult>,
-    pub sessions: Vec<SessionResult>,
-    pub errors: Vec<InputError>,
-    pub skipped: Vec<(String, String)>,
-    pub files: Vec<(String, crate::acquire::FileKind)>,
-    /// Reviewed changes: the base → head lockfile diff (set by the CI mode).
-    pub lockfile_changes: Vec<crate::diff::CatalogDiff>,
-    /// Servers in a config with no lockfile entry (catalog never reviewed).
-    pub unpinned: Vec<String>,
-    /// Lockfile entries whose server no config declares any more.
-    pub stale: Vec<String>,
-    /// The policy file in force and its own findings (stale entries, lapsed suppressions).
-    pub policy: Option<crate::policy::PolicyOutcome>,
 }
 
 /// Per-server stages, in pipeline order.
@@ -170,7 +70,7 @@ fn server_stages(
     toxic_flow::check_server(s, roles, out);
     supply_chain::check(s, opts, out);
     posture::check(s, opts, out);
-    policy::check(s, out);
+    secrets::check(s, out);
 }
 
 /// Stages 1 and 2 over every text field of `s`, findings in field order (so
@@ -259,7 +159,7 @@ pub fn run(acquired: Acquired, opts: &ScanOptions) -> ScanResult {
         .map(|(surface, mut findings)| {
             let mut roles = BTreeMap::new();
             server_stages(&surface, opts, &mut roles, &mut findings);
-            let digest = crate::canonical::surface_digest(&surface);
+            let digest = crate::lock::canonical::surface_digest(&surface);
             let drift = lock.and_then(|l| {
                 integrity::check(
                     &surface,

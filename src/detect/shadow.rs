@@ -6,9 +6,9 @@
 //! hash bucket; near misses through a deletion index (every variant with up to two
 //! characters deleted), verified with the optimal-string-alignment distance.
 
-use super::ServerResult;
 use crate::confusables::skeleton;
 use crate::finding::{Confidence, Finding, Severity};
+use crate::model::ServerResult;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

@@ -8,10 +8,11 @@
 //! exists, not that a chain will run: only a single tool holding all three with
 //! a full sink is confirmed.
 
+use super::ScanOptions;
 use super::builtins::builtins_for;
 use super::capability::{classify_in, sibling_names};
-use super::{Role, ScanOptions, ServerResult};
 use crate::finding::Finding;
+use crate::model::{Role, ServerResult};
 use crate::surface::{Location, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
 

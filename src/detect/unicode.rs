@@ -9,9 +9,7 @@
 use super::ScanOptions;
 use crate::finding::{Confidence, Finding, Severity};
 use crate::surface::{Channel, ServerSurface, TextField};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 use unicode_script::{Script, UnicodeScript};
 
 const TAG_FIRST: u32 = 0xE0000;
@@ -21,57 +19,7 @@ const BLACK_FLAG: u32 = 0x1F3F4;
 const ZWJ: char = '\u{200D}';
 const ZWNJ: char = '\u{200C}';
 
-#[derive(Deserialize)]
-struct TableFile {
-    unicode_version: String,
-    families: BTreeMap<String, FamilyFile>,
-}
-
-#[derive(Deserialize)]
-struct FamilyFile {
-    ranges: Vec<[u32; 2]>,
-}
-
-/// Inclusive code-point ranges of one family.
-#[derive(Debug, Default)]
-pub struct Ranges(Vec<[u32; 2]>);
-
-impl Ranges {
-    pub fn contains(&self, c: char) -> bool {
-        let cp = c as u32;
-        self.0.iter().any(|r| (r[0]..=r[1]).contains(&cp))
-    }
-}
-
-/// The families of `src/data/unicode.toml`.
-pub struct Tables {
-    pub unicode_version: String,
-    pub families: BTreeMap<String, Ranges>,
-}
-
-impl Tables {
-    pub fn family(&self, name: &str) -> &Ranges {
-        static EMPTY: Ranges = Ranges(Vec::new());
-        self.families.get(name).unwrap_or(&EMPTY)
-    }
-}
-
-/// The Unicode tables, parsed once. The file is compiled in and checked by a unit
-/// test, so a parse failure is a build defect.
-pub fn tables() -> &'static Tables {
-    static T: OnceLock<Tables> = OnceLock::new();
-    T.get_or_init(|| {
-        let file: TableFile = crate::data::parse(crate::data::json!("unicode"), "unicode");
-        Tables {
-            unicode_version: file.unicode_version,
-            families: file
-                .families
-                .into_iter()
-                .map(|(k, v)| (k, Ranges(v.ranges)))
-                .collect(),
-        }
-    })
-}
+pub use crate::chars::{Ranges, Tables, tables};
 
 pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
     for field in s.text_fields() {

@@ -5,7 +5,7 @@
 //! for a human to allow explicitly.
 
 use super::{Date, FORMAT_VERSION};
-use crate::detect::ScanResult;
+use crate::model::ScanResult;
 use crate::surface::Transport;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -133,9 +133,9 @@ pub fn render(result: &ScanResult, lock: Option<&Value>, now: Date) -> String {
         }
         let _ = writeln!(out, "tools_allow = {}", list(&tools));
         let _ = writeln!(out, "env_allow = {}", list(sf.env.keys()));
-        let hosts: BTreeSet<String> = super::endpoints(&sf.transport)
+        let hosts: BTreeSet<String> = super::checks::endpoints(&sf.transport)
             .into_iter()
-            .filter(|(_, u)| matches!(u.scheme(), "https" | "wss") || super::is_loopback(u))
+            .filter(|(_, u)| matches!(u.scheme(), "https" | "wss") || super::checks::is_loopback(u))
             .filter_map(|(_, u)| {
                 Some(match u.port() {
                     Some(p) => format!("{}:{p}", u.host_str()?),

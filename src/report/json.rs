@@ -1,9 +1,8 @@
 //! The JSON report: a stable, documented schema (see README "JSON report").
 //! Internal structs are mapped into these DTOs so refactors don't break users.
 
-use super::Verdict;
-use crate::detect::{ScanResult, ServerResult, SessionResult};
 use crate::finding::{Finding, Severity};
+use crate::model::{ScanResult, ServerResult, SessionResult, Verdict};
 use crate::score::Score;
 use crate::surface::{Location, PackageId, Transport};
 use serde::Serialize;
@@ -83,12 +82,12 @@ struct Server<'a> {
     disabled: bool,
     digest: &'a str,
     counts: Counts,
-    roles: &'a BTreeMap<String, std::collections::BTreeSet<crate::detect::Role>>,
+    roles: &'a BTreeMap<String, std::collections::BTreeSet<crate::model::Role>>,
     score: &'a Score,
     findings: Vec<FindingOut<'a>>,
     notes: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
-    policy: Option<&'a crate::policy::PolicyVerdict>,
+    policy: Option<&'a crate::model::PolicyVerdict>,
 }
 
 #[derive(Serialize)]

@@ -2,9 +2,8 @@
 //! (and never with `NO_COLOR`); scanned text is always passed through
 //! [`crate::text::visible`] first, so it can never emit a control character.
 
-use super::Verdict;
-use crate::detect::ScanResult;
 use crate::finding::{Finding, Severity};
+use crate::model::{ScanResult, Verdict};
 use crate::score::Grade;
 use crate::text::visible;
 use std::fmt::Write;
@@ -206,8 +205,8 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
 }
 
 /// `pass (owner X, review until D)`, `FAIL: reasons`, or `exception (owner, until D): reasons`.
-fn policy_line(v: &crate::policy::PolicyVerdict, st: &Style) -> String {
-    use crate::policy::Decision;
+fn policy_line(v: &crate::model::PolicyVerdict, st: &Style) -> String {
+    use crate::model::Decision;
     let owner = match (&v.owner, &v.review_expires) {
         (Some(o), Some(d)) => format!(" (owner {}, review until {})", visible(o), visible(d)),
         _ => String::new(),

@@ -32,57 +32,69 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     })
 }
 
-/// Token formats whose shape alone proves a credential.
-pub fn credential_formats() -> &'static Regex {
-    static R: OnceLock<Regex> = OnceLock::new();
-    re(
-        &R,
-        r"(?x)
-        (?-u:\b)(?: gh[pousr]_[A-Za-z0-9]{30,} | github_pat_[A-Za-z0-9_]{30,} | glpat-[A-Za-z0-9_-]{20,}
-        | sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,} | xox[abposr]-[A-Za-z0-9-]{10,} | (?:AKIA|ASIA)[0-9A-Z]{16}
-        | AIza[0-9A-Za-z_-]{35} | (?:sk|rk)_live_[A-Za-z0-9]{16,} | npm_[A-Za-z0-9]{36}
-        | hf_[A-Za-z0-9]{30,} | eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]* )
-        | -----BEGIN[A-Z\ ]*PRIVATE\ KEY-----(?s:.*?)(?:-----END[A-Z\ ]*PRIVATE\ KEY-----|\z)",
-    )
+/// The credential formats of `src/data/secrets.toml`, compiled once: one
+/// regex (the formats in table order) and the prefixes a redaction keeps,
+/// longest first.
+struct Formats {
+    regex: Regex,
+    keep: Vec<String>,
 }
 
-/// Prefixes worth keeping in a redacted token: they say what kind of credential it was.
-const KEEP_PREFIX: &[&str] = &[
-    "github_pat_",
-    "ghp_",
-    "gho_",
-    "ghu_",
-    "ghs_",
-    "ghr_",
-    "glpat-",
-    "sk-ant-",
-    "sk-proj-",
-    "sk_live_",
-    "rk_live_",
-    "sk-",
-    "xoxa-",
-    "xoxb-",
-    "xoxo-",
-    "xoxp-",
-    "xoxr-",
-    "xoxs-",
-    "AKIA",
-    "ASIA",
-    "AIza",
-    "npm_",
-    "hf_",
-    "eyJ",
-    "-----BEGIN",
-];
+fn formats() -> &'static Formats {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        format: Vec<Format>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Format {
+        /// Names the format in the table (and matches injection.toml's ids).
+        #[allow(dead_code)]
+        id: String,
+        pattern: String,
+        #[serde(default = "yes")]
+        word_boundary: bool,
+        keep: Vec<String>,
+    }
+    fn yes() -> bool {
+        true
+    }
+    static F: OnceLock<Formats> = OnceLock::new();
+    F.get_or_init(|| {
+        let file: File = crate::data::parse(crate::data::json!("secrets"), "secrets");
+        let alt = |bounded: bool| {
+            file.format
+                .iter()
+                .filter(|f| f.word_boundary == bounded)
+                .map(|f| format!("(?:{})", f.pattern))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        // Bounded formats after one ASCII word boundary, then the unbounded ones.
+        let pattern = format!("(?-u:\\b)(?:{})|{}", alt(true), alt(false));
+        let regex = Regex::new(&pattern)
+            .unwrap_or_else(|e| panic!("src/data/secrets.toml: {pattern}: {e}"));
+        let mut keep: Vec<String> = file.format.iter().flat_map(|f| f.keep.clone()).collect();
+        keep.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
+        Formats { regex, keep }
+    })
+}
+
+/// Token formats whose shape alone proves a credential (`src/data/secrets.toml`).
+pub fn credential_formats() -> &'static Regex {
+    &formats().regex
+}
 
 /// The replacement for a secret value: its kind prefix (when it has a known
 /// one) and its length, never any other character of it.
 pub fn redacted(secret: &str) -> String {
     let n = secret.chars().count();
     // The kind prefix is kept only ahead of a real body (a bare `sk-x` keeps nothing).
-    match KEEP_PREFIX
+    match formats()
+        .keep
         .iter()
-        .find(|p| secret.starts_with(**p) && n >= p.chars().count() + 8)
+        .find(|p| secret.starts_with(p.as_str()) && n >= p.chars().count() + 8)
     {
         Some(p) => format!("{p}…[REDACTED {n} chars]"),
         None => format!("[REDACTED {n} chars]"),

@@ -373,7 +373,8 @@ fn assert_fs_fetch_trifecta(r: &serde_json::Value) {
 #[test]
 fn filesystem_and_fetch_from_a_lockfile_snapshot_is_a_trifecta_and_d() {
     use mcptrustchecker::acquire::{AcquireOptions, acquire_paths};
-    use mcptrustchecker::lockfile::{Lockfile, lock_surfaces};
+    use mcptrustchecker::lock::lockfile::Lockfile;
+    use mcptrustchecker::lock::pin::lock_surfaces;
     use mcptrustchecker::surface::{Coverage, Item};
     let dir = crate::common::marked_repo();
     std::fs::write(dir.path().join(".mcp.json"), FS_FETCH_CONFIG).unwrap();

@@ -216,7 +216,8 @@ fn scan_reports_drift_at_the_lockfile_entry_and_fails_the_gate() {
 
 #[test]
 fn config_only_server_is_graded_on_its_snapshot() {
-    use mcptrustchecker::lockfile::{Lockfile, lock_surfaces};
+    use mcptrustchecker::lock::lockfile::Lockfile;
+    use mcptrustchecker::lock::pin::lock_surfaces;
     use mcptrustchecker::surface::{Coverage, Item, Location, ServerSurface, Source, Transport};
     let d = repo_with(tools("Search A."), tools("Search B."));
     // A surface acquired live elsewhere, pinned through the library entry point.

@@ -536,9 +536,9 @@ fn surface(id: &str) -> mcptrustchecker::surface::ServerSurface {
 
 #[test]
 fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
-    use mcptrustchecker::detect::{Drift, ScanResult, ServerResult};
-    use mcptrustchecker::diff::{CatalogDiff, Change, ChangeKind, WordPart};
     use mcptrustchecker::finding::{Finding, Suppression};
+    use mcptrustchecker::lock::diff::{CatalogDiff, Change, ChangeKind, WordPart};
+    use mcptrustchecker::model::{Drift, ScanResult, ServerResult};
     use mcptrustchecker::surface::Location;
     let hostile =
         "@octocat </details> <img src=x> [x](http://evil.example) | ``` https://evil.example";
@@ -605,10 +605,12 @@ fn markdown_diffs_and_suppressions_are_folded_and_escaped() {
         unpinned: vec![format!("mcp.json#{hostile}")],
         ..Default::default()
     };
-    let v = mcptrustchecker::report::verdict(
+    let v = mcptrustchecker::gate::decide(
         &r,
         mcptrustchecker::score::FailOn::At(mcptrustchecker::score::Grade::F),
-    );
+        mcptrustchecker::gate::DriftRule::Always,
+    )
+    .verdict;
     let md = markdown::render(&r, &v, &markdown::Options::default());
     let h = gfm(&md);
     assert_inert(&h, &md);

@@ -14,6 +14,7 @@ pub mod sandbox;
 mod session;
 mod sse;
 mod stdio;
+mod wire;
 
 use crate::finding::Finding;
 use crate::surface::{Coverage, Item, RemoteKind, ServerSurface, Transport};
@@ -83,10 +84,7 @@ impl Default for LiveOptions {
             max_bytes: 16 * 1024 * 1024,
             concurrency: cores * 2,
             allow_any_command: false,
-            exec_allowlist: sandbox::DEFAULT_ALLOWLIST
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
+            exec_allowlist: crate::launch::exec_allowlist().to_vec(),
             pass_env: PassEnv::default(),
             host_allowlist: None,
             max_redirects: 3,

@@ -171,7 +171,7 @@ impl Progress {
         let Some(i) = &self.0 else { return };
         i.header.finish_and_clear();
         let _ = i.multi.clear();
-        eprintln!("{summary}");
+        crate::output::stderr_line(summary);
     }
 }
 

@@ -151,10 +151,6 @@ pub fn diagnose(stderr: &str) -> Option<&'static str> {
         .map(|d| d.says.as_str())
 }
 
-/// Executables a live scan runs without `--allow-any-command` (bare names only).
-pub const DEFAULT_ALLOWLIST: &[&str] =
-    &["npx", "uvx", "python", "python3", "node", "docker", "deno"];
-
 /// Variables never passed from a config (they change what the interpreter
 /// loads or where packages come from); matched case-insensitively.
 const DENY_EXACT: &[&str] = &[
@@ -219,7 +215,7 @@ pub fn check_invocation(
     if allow_any {
         return Ok(());
     }
-    match crate::detect::posture::refusal(command, args) {
+    match crate::launch::refusal(command, args) {
         Some(why) => Err(format!("{why}; pass --allow-any-command to run it anyway")),
         None => Ok(()),
     }
@@ -359,7 +355,7 @@ mod tests {
     use super::*;
 
     fn allow() -> Vec<String> {
-        DEFAULT_ALLOWLIST.iter().map(|s| s.to_string()).collect()
+        crate::launch::exec_allowlist().to_vec()
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Server-sent events: the parser both HTTP transports share, and the legacy
 //! HTTP+SSE transport (spec 2024-11-05), which rmcp no longer ships.
 
-use super::http::{Budget, read_chunk};
 use super::session::Incoming;
+use super::wire::{Budget, Http, describe, read_chunk};
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -118,7 +118,7 @@ impl Legacy {
     /// GET the SSE stream and wait for the `endpoint` event (same origin only:
     /// a cross-origin endpoint would carry our POSTs and headers elsewhere).
     pub async fn connect(
-        http: &super::http::Http,
+        http: &Http,
         url: &Url,
         tasks: &mut tokio::task::JoinSet<()>,
     ) -> Result<Legacy, String> {
@@ -131,7 +131,7 @@ impl Legacy {
         let resp = tokio::time::timeout(http.request_timeout, send)
             .await
             .map_err(|_| "legacy SSE: no response to GET".to_string())?
-            .map_err(|e| format!("legacy SSE: {}", super::http::describe(&e)))?;
+            .map_err(|e| format!("legacy SSE: {}", describe(&e)))?;
         if !resp.status().is_success() {
             return Err(format!(
                 "legacy SSE: GET returned HTTP {}",
@@ -173,7 +173,7 @@ impl Legacy {
         Ok(Legacy { endpoint })
     }
 
-    pub async fn post(&self, http: &super::http::Http, v: &Value) {
+    pub async fn post(&self, http: &Http, v: &Value) {
         let req = http
             .client
             .post(self.endpoint.clone())

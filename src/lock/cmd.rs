@@ -1,15 +1,17 @@
-//! The `lock` and `diff` commands, and the lockfile lookup `scan` shares with them.
+//! The `lock` and `diff` commands, and the lockfile lookup the pipeline shares with them.
 
 use crate::acquire::{self, AcquireOptions};
-use crate::app::{self, exit};
-use crate::canonical::Snapshot;
-use crate::detect::{self, ScanOptions, ScanResult};
-use crate::lockfile::{self, Lockfile};
+use crate::gate;
+use crate::lock::canonical::Snapshot;
+use crate::lock::lockfile::{Lockfile, load_lock, lock_path};
+use crate::model::ScanResult;
+use crate::output::{emit, exit, note, write_atomic};
 use crate::parse::InputError;
+use crate::scan::{self, LockSource, Request, Source};
 use crate::text::visible;
 use anyhow::{Context, Result};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Options shared by `lock` and `diff`.
@@ -41,62 +43,9 @@ impl LockArgs {
     }
 }
 
-/// Where the lockfile is: `--lockfile`, else `mcptrustchecker.lock` at the root.
-pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
-    explicit
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| root.join(lockfile::FILE_NAME))
-}
-
-/// Read the lockfile if there is one. A missing default lockfile is `None`; a
-/// missing explicit one, or a malformed one, is an error with its position.
-/// `keep_raw`: see [`Lockfile::load`] (only `lock` writes the file back).
-pub fn load_lock(
-    explicit: Option<&Path>,
-    root: &Path,
-    max_bytes: u64,
-    keep_raw: bool,
-) -> Result<Option<Lockfile>, InputError> {
-    let path = lock_path(explicit, root);
-    let display = acquire::display_path(&path, root);
-    if explicit.is_none() {
-        // The default lockfile is the repository's: a symlink leaving it is refused.
-        let ws = acquire::confine::Workspace::new(root)
-            .map_err(|e| InputError::new(&display, e.to_string()))?;
-        ws.resolve(lockfile::FILE_NAME).map_err(|e| {
-            InputError::new(&display, format!("{e}; pass --lockfile FILE to use it"))
-        })?;
-    }
-    if !path.exists() {
-        return match explicit {
-            Some(_) => Err(InputError::new(&display, "lockfile not found")),
-            None => Ok(None),
-        };
-    }
-    Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
-}
-
-/// Acquire (live when asked) and run the pipeline against a lockfile (for `diff`).
-fn scan_with(args: &LockArgs, paths: &[PathBuf], root: &Path, lock: Lockfile) -> ScanResult {
-    let opts = AcquireOptions {
-        root: root.to_path_buf(),
-        max_file_bytes: args.max_file_bytes,
-        ..AcquireOptions::default()
-    };
-    let mut acquired = acquire::acquire_paths(paths, &opts);
-    if let Some(live) = &args.live {
-        app::live_fill(&mut acquired, live);
-    }
-    let options = ScanOptions {
-        lockfile: Some(Arc::new(lock)),
-        ..ScanOptions::default()
-    };
-    detect::run(acquired, &options)
-}
-
 fn print_errors(errors: &[InputError]) {
     for e in errors {
-        app::note(&format!("error: {}", visible(&e.to_string())));
+        note(&format!("error: {}", visible(&e.to_string())));
     }
 }
 
@@ -125,21 +74,18 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
         max_file_bytes: args.max_file_bytes,
         ..AcquireOptions::default()
     };
-    let mut acquired = acquire::acquire_paths(&paths, &opts);
-    if let Some(live) = &args.live {
-        // Live catalogs replace config-only ones, so `lock --live` pins what the servers serve.
-        app::live_fill(&mut acquired, live);
-    }
+    // Live catalogs replace config-only ones, so `lock --live` pins what the servers serve.
+    let (acquired, _) = scan::acquire(Source::Paths(paths), &opts, args.live.as_ref());
     let ids: Vec<&str> = acquired.surfaces.iter().map(|s| s.id.as_str()).collect();
     let read: BTreeSet<String> = acquired.files.iter().map(|(f, _)| f.clone()).collect();
     let failed: BTreeSet<String> = acquired.errors.iter().map(|e| e.path.clone()).collect();
     let stale = lock.stale(&ids, &read, &failed);
-    let report = lockfile::lock_surfaces(&mut lock, &acquired.surfaces, &stale);
+    let report = crate::lock::pin::lock_surfaces(&mut lock, &acquired.surfaces, &stale);
     let text = lock.to_text();
     if before.as_deref() != Some(text.as_bytes()) {
-        app::write_atomic(&path, text.as_bytes())?;
+        write_atomic(&path, text.as_bytes())?;
     }
-    app::emit(&report.render(&display), None)?;
+    emit(&report.render(&display), None)?;
     print_errors(&acquired.errors);
     Ok(if acquired.errors.is_empty() {
         exit::OK
@@ -153,9 +99,9 @@ pub fn lock(args: &LockArgs) -> Result<i32> {
 pub struct DiffOutcome {
     pub lockfile: String,
     /// Pinned servers whose surface changed.
-    pub drift: Vec<crate::diff::CatalogDiff>,
+    pub drift: Vec<crate::lock::diff::CatalogDiff>,
     /// Servers with no entry: everything they bring is new.
-    pub unpinned: Vec<crate::diff::CatalogDiff>,
+    pub unpinned: Vec<crate::lock::diff::CatalogDiff>,
     /// Entries with no server any more.
     pub stale: Vec<String>,
     pub errors: Vec<InputError>,
@@ -169,7 +115,7 @@ impl DiffOutcome {
     pub fn render_terminal(&self, servers: usize) -> String {
         let mut s = String::new();
         for d in self.drift.iter().chain(&self.unpinned) {
-            s.push_str(&crate::diff::render_terminal(d));
+            s.push_str(&crate::lock::diff::render_terminal(d));
         }
         for id in &self.stale {
             s.push_str(&format!(
@@ -208,8 +154,8 @@ pub fn outcome(result: &ScanResult, lockfile: &str) -> DiffOutcome {
         if let Some(d) = &s.drift {
             o.drift.push(d.diff.clone());
         } else if result.unpinned.contains(&s.surface.id) {
-            let mut d = crate::diff::added_server(&s.surface.id, &Snapshot::of(&s.surface));
-            if !lockfile::acquired(&s.surface) {
+            let mut d = crate::lock::diff::added_server(&s.surface.id, &Snapshot::of(&s.surface));
+            if !crate::lock::pin::acquired(&s.surface) {
                 d.changes[0].summary.push_str(&format!(
                     " (catalog not acquired: coverage {})",
                     s.surface.coverage.as_str()
@@ -229,14 +175,24 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     let display = acquire::display_path(&path, &root);
     let lock = match load_lock(Some(&path), &root, args.max_file_bytes, false) {
         Ok(Some(l)) => l,
-        Ok(None) => unreachable!("an explicit path is never None"),
+        // An explicit path that is missing is an error; `None` cannot come
+        // back, but if it did it would mean the same thing.
+        Ok(None) => anyhow::bail!(
+            "{}: no lockfile; run `mcptrustchecker lock` first",
+            visible(&display)
+        ),
         Err(e) if !path.exists() => anyhow::bail!(
             "{}: no lockfile; run `mcptrustchecker lock` first",
             visible(&e.path)
         ),
         Err(e) => anyhow::bail!("{}", visible(&e.to_string())),
     };
-    let result = scan_with(args, &paths, &root, lock);
+    let mut request = Request::new(Source::Paths(paths), &root, args.max_file_bytes);
+    request.lockfile = LockSource::Given(Arc::new(lock));
+    request.live = args.live.clone();
+    let result = scan::run(request)
+        .map_err(|e| anyhow::anyhow!("{}", visible(&e.to_string())))?
+        .result;
     let o = outcome(&result, &display);
     let text = if args.json {
         format!(
@@ -248,31 +204,10 @@ pub fn diff(args: &LockArgs) -> Result<i32> {
     } else {
         o.render_terminal(result.servers.len())
     };
-    app::emit(&text, None)?;
+    emit(&text, None)?;
     print_errors(&result.errors);
-    Ok(if o.changed() {
-        exit::GATE_FAILED
-    } else if !result.errors.is_empty() {
-        exit::INPUT_ERROR
-    } else {
-        exit::OK
-    })
-}
-
-/// For `scan`: the lockfile as a pipeline option; a broken one becomes an input error.
-pub fn scan_options(
-    options: &ScanOptions,
-    explicit: Option<&Path>,
-    root: &Path,
-    max_bytes: u64,
-) -> (ScanOptions, Option<InputError>) {
-    let mut o = options.clone();
-    // The pipeline only compares with the lockfile, never writes it.
-    match load_lock(explicit, root, max_bytes, false) {
-        Ok(l) => {
-            o.lockfile = l.map(Arc::new);
-            (o, None)
-        }
-        Err(e) => (o, Some(e)),
-    }
+    Ok(gate::drift_exit_code(
+        o.changed(),
+        !result.errors.is_empty(),
+    ))
 }

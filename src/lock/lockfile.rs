@@ -3,12 +3,12 @@
 //! to it reads well in `git diff`; read back with the span-aware parser so a
 //! malformed file is an error with its position and each entry's line is known.
 
-use crate::canonical::{PackageRef, Snapshot, digest_value};
+use crate::lock::canonical::{PackageRef, Snapshot, digest_value};
 use crate::parse::{self, Doc, InputError, ptr_seg};
-use crate::surface::{Coverage, Item, Location, ServerSurface};
+use crate::surface::{Item, Location};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Default file name, at the repository root.
 pub const FILE_NAME: &str = "mcptrustchecker.lock";
@@ -132,7 +132,7 @@ fn entry_json(digest: &str, s: &Snapshot) -> Value {
             .collect();
         e.insert(key.into(), Value::Array(list));
     }
-    crate::canonical::sort_value(&Value::Object(e))
+    crate::lock::canonical::sort_value(&Value::Object(e))
 }
 
 impl Lockfile {
@@ -270,7 +270,7 @@ impl Lockfile {
         );
         // Serialising a Value into memory cannot fail.
         let _ = serde::Serialize::serialize(
-            &crate::canonical::sort_value(&Value::Object(top)),
+            &crate::lock::canonical::sort_value(&Value::Object(top)),
             &mut ser,
         );
         let mut s = String::from_utf8(buf).unwrap_or_default();
@@ -412,7 +412,7 @@ fn parse_entry(
     });
     // A lockfile written before launch lines were redacted may hold a secret:
     // it is never kept in memory nor written back (see `migrate_redaction`).
-    let redacted_spawn = crate::canonical::redact_spawn(&spawn);
+    let redacted_spawn = crate::lock::canonical::redact_spawn(&spawn);
     let mut snapshot = Snapshot {
         transport,
         spawn,
@@ -421,7 +421,7 @@ fn parse_entry(
         capabilities: obj
             .get("capabilities")
             .filter(|v| !v.is_null())
-            .map(crate::canonical::sort_value),
+            .map(crate::lock::canonical::sort_value),
         instructions: opt_str("instructions")?,
         ..Snapshot::default()
     };
@@ -446,7 +446,7 @@ fn parse_entry(
             let name = name.ok_or_else(|| format!("`{list}[{i}]` has no `name`"))?;
             // Without a raw copy to keep, the definition moves into the snapshot.
             let mut def = if keep_raw { d.clone() } else { d.take() };
-            crate::canonical::canonicalize_item(&mut def);
+            crate::lock::canonical::canonicalize_item(&mut def);
             out.push((name, def));
             locs.push(
                 doc.pos(&format!("{ptr}/{list}/{i}/definition"))
@@ -504,135 +504,46 @@ fn migrate_redaction(snapshot: &mut Snapshot, redacted: Value, stored: String) -
     }
 }
 
-/// Whether a surface's catalog was actually read (so it can be pinned).
-pub fn acquired(s: &ServerSurface) -> bool {
-    matches!(
-        s.coverage,
-        Coverage::Live | Coverage::Manifest | Coverage::Empty
-    )
+/// Where the lockfile is: `--lockfile`, else `mcptrustchecker.lock` at the root.
+pub fn lock_path(explicit: Option<&Path>, root: &Path) -> PathBuf {
+    explicit
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| root.join(FILE_NAME))
 }
 
-/// What `lock` did, per server id.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LockReport {
-    pub added: Vec<String>,
-    pub updated: Vec<String>,
-    pub unchanged: Vec<String>,
-    /// Pinned servers whose surface could not be acquired: old entry kept, with why.
-    pub kept: Vec<(String, String)>,
-    /// Servers whose surface could not be acquired and that have no entry: not pinned.
-    pub not_locked: Vec<(String, String)>,
-    pub removed: Vec<String>,
-}
-
-impl LockReport {
-    pub fn render(&self, path: &str) -> String {
-        let mut s = format!(
-            "{}: {} added, {} updated, {} unchanged, {} removed\n",
-            crate::text::visible(path),
-            self.added.len(),
-            self.updated.len(),
-            self.unchanged.len(),
-            self.removed.len()
-        );
-        for (label, ids) in [
-            ("added", &self.added),
-            ("updated", &self.updated),
-            ("removed", &self.removed),
-        ] {
-            for id in ids {
-                s.push_str(&format!("  {label}: {}\n", crate::text::visible(id)));
-            }
-        }
-        for (id, why) in &self.kept {
-            s.push_str(&format!(
-                "  kept old entry: {} ({})\n",
-                crate::text::visible(id),
-                why
-            ));
-        }
-        for (id, why) in &self.not_locked {
-            s.push_str(&format!(
-                "  not locked: {} ({})\n",
-                crate::text::visible(id),
-                why
-            ));
-        }
-        s
+/// Read the lockfile if there is one. A missing default lockfile is `None`; a
+/// missing explicit one, or a malformed one, is an error with its position.
+/// `keep_raw`: see [`Lockfile::load`] (only `lock` writes the file back).
+pub fn load_lock(
+    explicit: Option<&Path>,
+    root: &Path,
+    max_bytes: u64,
+    keep_raw: bool,
+) -> Result<Option<Lockfile>, InputError> {
+    let path = lock_path(explicit, root);
+    let display = crate::acquire::display_path(&path, root);
+    if explicit.is_none() {
+        // The default lockfile is the repository's: a symlink leaving it is refused.
+        let ws = crate::acquire::confine::Workspace::new(root)
+            .map_err(|e| InputError::new(&display, e.to_string()))?;
+        ws.resolve(FILE_NAME).map_err(|e| {
+            InputError::new(&display, format!("{e}; pass --lockfile FILE to use it"))
+        })?;
     }
-}
-
-fn why_not(s: &ServerSurface) -> String {
-    format!(
-        "catalog not acquired, coverage {}: commit a descriptor or lock it live",
-        s.coverage.as_str()
-    )
-}
-
-/// Pin `surfaces` into `lock`: the entry point for any acquisition (files, live).
-/// Entries whose digest is unchanged are left exactly as they were; surfaces
-/// not acquired keep their old entry; `stale` ids are removed.
-pub fn lock_surfaces(
-    lock: &mut Lockfile,
-    surfaces: &[ServerSurface],
-    stale: &[String],
-) -> LockReport {
-    let mut report = LockReport::default();
-    for s in surfaces {
-        if !acquired(s) {
-            if lock.entries.contains_key(&s.id) {
-                report.kept.push((s.id.clone(), why_not(s)));
-            } else {
-                report.not_locked.push((s.id.clone(), why_not(s)));
-            }
-            continue;
-        }
-        let snap = Snapshot::of(s);
-        let digest = snap.digest();
-        match lock.entries.get(&s.id) {
-            Some(e) if e.digest == digest && e.snapshot.digest() == digest => {
-                report.unchanged.push(s.id.clone())
-            }
-            Some(_) => {
-                lock.entries
-                    .insert(s.id.clone(), Entry::from_snapshot(snap));
-                report.updated.push(s.id.clone());
-            }
-            None => {
-                lock.entries
-                    .insert(s.id.clone(), Entry::from_snapshot(snap));
-                report.added.push(s.id.clone());
-            }
-        }
+    if !path.exists() {
+        return match explicit {
+            Some(_) => Err(InputError::new(&display, "lockfile not found")),
+            None => Ok(None),
+        };
     }
-    for id in stale {
-        if lock.entries.remove(id).is_some() {
-            report.removed.push(id.clone());
-        }
-    }
-    report
-}
-
-/// Give a config-only surface the catalog of its lockfile snapshot (coverage
-/// `lockfile`), so `scan` grades the reviewed snapshot. Launch facts stay the config's.
-pub fn fill_from_snapshot(s: &mut ServerSurface, e: &Entry) {
-    s.tools = e.surface_items("tools");
-    s.prompts = e.surface_items("prompts");
-    s.resources = e.surface_items("resources");
-    s.resource_templates = e.surface_items("resourceTemplates");
-    s.instructions = e.snapshot.instructions.clone();
-    s.capabilities = e.snapshot.capabilities.clone();
-    s.protocol_version = e.snapshot.protocol_version.clone();
-    s.coverage = Coverage::Lockfile;
-    s.notes.push(format!(
-        "catalog read from the lockfile snapshot at {}:{}",
-        e.location.path, e.location.line
-    ));
+    Lockfile::load(&path, &display, root, max_bytes, keep_raw).map(Some)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lock::pin::lock_surfaces;
+    use crate::surface::{Coverage, ServerSurface};
     use crate::surface::{Source, Transport};
 
     pub(crate) fn surface(id: &str, tools: &[(&str, &str)]) -> ServerSurface {
@@ -681,7 +592,7 @@ mod tests {
         assert!(!text.contains('\u{200B}'));
         let back = Lockfile::parse(&text, "mcptrustchecker.lock").unwrap();
         let e = &back.entries["a/mcp.json#x"];
-        assert_eq!(e.digest, crate::canonical::surface_digest(&s));
+        assert_eq!(e.digest, crate::lock::canonical::surface_digest(&s));
         assert_eq!(e.snapshot.digest(), e.digest);
         assert!(e.location.line > 1);
         let tl = e.item_locations["tools"][0].as_ref().unwrap();
@@ -755,7 +666,11 @@ mod tests {
         assert!(old_text.contains(secret));
         let back = Lockfile::parse(&old_text, "l").unwrap();
         let e = &back.entries[&s.id];
-        assert_eq!(e.digest, crate::canonical::surface_digest(&s), "no drift");
+        assert_eq!(
+            e.digest,
+            crate::lock::canonical::surface_digest(&s),
+            "no drift"
+        );
         assert_ne!(e.digest, old_digest);
         let written = back.to_text();
         assert!(!written.contains(secret), "{written}");
@@ -772,7 +687,7 @@ mod tests {
         assert_eq!(back.to_text(), text);
         assert_eq!(
             back.entries["b.json"].digest,
-            crate::canonical::surface_digest(&clean)
+            crate::lock::canonical::surface_digest(&clean)
         );
     }
 

@@ -1,6 +1,6 @@
-//! Policy stage, the part that needs no policy file: literal secrets in a
-//! config's `env` and `headers` (MTC-POL-004). A value that only references a
-//! variable (`${VAR}`, `${env:X}`, `${input:x}`, `{env:X}`, `$VAR`, `%VAR%`,
+//! Literal secrets in a config's `env` and `headers` (MTC-POL-004, catalogued
+//! with the policy rules but run with or without a policy file; not to be
+//! confused with `crate::policy`). A value that only references a variable (`${VAR}`, `${env:X}`, `${input:x}`, `{env:X}`, `$VAR`, `%VAR%`,
 //! `${{ secrets.X }}`) is fine; anything else under a secret-looking name, or in
 //! a known token format, is reported with the value redacted.
 

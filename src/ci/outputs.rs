@@ -1,9 +1,9 @@
-//! The CI verdict (grades, unreviewed drift, servers with no lockfile entry) and
-//! how it reaches GitHub: step outputs, workflow annotations.
+//! How the CI verdict (decided by [`crate::gate`]) reaches GitHub: step
+//! outputs and workflow annotations.
 
-use crate::detect::ScanResult;
 use crate::finding::{Finding, Severity};
-use crate::report::Verdict;
+use crate::gate::{Gate, all_findings};
+use crate::model::ScanResult;
 use crate::surface::Location;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -11,101 +11,7 @@ use std::fmt::Write;
 /// Most annotations written per run (GitHub shows only the first few per step anyway).
 const MAX_ANNOTATIONS: usize = 50;
 
-pub use crate::detect::integrity::DRIFT_RULE;
-
-#[derive(Debug, Clone)]
-pub struct Gate {
-    pub verdict: Verdict,
-    /// Servers whose surface differs from the head lockfile: drift the PR did not review.
-    pub drifted: Vec<String>,
-    /// Servers with no lockfile entry that fail the gate (pull requests only).
-    pub unpinned: Vec<String>,
-    /// Servers with no lockfile entry whose catalog was not read (config-only):
-    /// they cannot be pinned statically, so they are reported, not gated.
-    pub uninspected: Vec<String>,
-    pub worst_score: Option<i64>,
-    /// Unsuppressed findings, servers and sessions together.
-    pub findings: usize,
-}
-
-impl Gate {
-    /// Unreviewed change of any kind (the `drift` output).
-    pub fn drift(&self) -> bool {
-        !self.drifted.is_empty() || !self.unpinned.is_empty()
-    }
-}
-
-/// `verdict` is the grade and policy gate, judged without drift (the caller's
-/// `policy::enforce`). Drift is added here, following `fail-on-drift`: a surface
-/// that no longer matches the head lockfile was not reviewed in this PR.
-pub fn evaluate(
-    r: &ScanResult,
-    verdict: Verdict,
-    fail_on_drift: bool,
-    unpinned_gates: bool,
-) -> Gate {
-    let mut verdict = verdict;
-    let drifted: Vec<String> = r
-        .servers
-        .iter()
-        .filter(|s| s.drift.is_some())
-        .map(|s| s.surface.id.clone())
-        .collect();
-    // Only a catalog that was read can be pinned; a config-only server is
-    // reported (MTC-META-001, and in the comment) but cannot be locked statically.
-    let (mut unpinned, mut uninspected) = (Vec::new(), Vec::new());
-    for s in r
-        .servers
-        .iter()
-        .filter(|s| r.unpinned.contains(&s.surface.id))
-    {
-        if crate::lockfile::acquired(&s.surface) {
-            unpinned.push(s.surface.id.clone());
-        } else {
-            uninspected.push(s.surface.id.clone());
-        }
-    }
-    if !unpinned_gates {
-        unpinned.clear();
-    }
-    if fail_on_drift {
-        for id in &drifted {
-            verdict.reasons.push(format!(
-                "server {} drifted from the lockfile without a reviewed lockfile change",
-                crate::text::visible(id)
-            ));
-        }
-        for id in &unpinned {
-            verdict.reasons.push(format!(
-                "server {} has no lockfile entry: run `mcptrustchecker lock` and commit",
-                crate::text::visible(id)
-            ));
-        }
-    }
-    verdict.failed = !verdict.reasons.is_empty();
-    let worst_score = r
-        .servers
-        .iter()
-        .map(|s| s.score.value)
-        .chain(r.sessions.iter().map(|s| s.score.value))
-        .min();
-    let findings = all_findings(r).filter(|f| f.suppressed.is_none()).count();
-    Gate {
-        verdict,
-        drifted,
-        unpinned,
-        uninspected,
-        worst_score,
-        findings,
-    }
-}
-
-fn all_findings(r: &ScanResult) -> impl Iterator<Item = &Finding> {
-    r.servers
-        .iter()
-        .flat_map(|s| &s.findings)
-        .chain(r.sessions.iter().flat_map(|s| &s.findings))
-}
+use crate::detect::integrity::DRIFT_RULE;
 
 /// `name=value` lines for `$GITHUB_OUTPUT`; a value with a line break uses
 /// GitHub's heredoc form with a delimiter that cannot occur in it.
@@ -237,6 +143,7 @@ pub fn annotations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Verdict;
     use crate::score::Grade;
 
     #[test]
