@@ -343,6 +343,7 @@ pub fn tables() -> &'static Tables {
                 | sig("tool_claim")
                 | sig("exec_verb")
                 | sig("no_consent")
+                | sig("approval_off")
                 | sig("deceive")
                 | sig("act")
                 | sig("obey")
@@ -399,7 +400,7 @@ pub fn tables() -> &'static Tables {
             obey: sig("obey"),
             private_files: sig("private_files"),
             actionable: [
-                "move", "move_weak", "read", "conceal", "override", "shadow_change",
+                "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
