@@ -7,6 +7,7 @@
 //! A keyword hit alone stays weak; several kinds in one field corroborate each
 //! other and, past a threshold, escalate to MTC-INJ-POISON.
 
+use super::names::{CREDENTIAL_TOOL_NAMES, DEFENSIVE_NAMES, SHELL_TOOL_NAMES, name_has};
 use super::unicode::at_field;
 use crate::finding::{Confidence, Finding, Severity};
 use crate::lazy::Lazy;
@@ -358,58 +359,6 @@ const FRAMING: &[&str] = &[
     "no-consent",
 ];
 
-/// Tool-name words that mark a defensive tool (a scanner quoting attacks).
-const DEFENSIVE_NAMES: &[&str] = &[
-    "detect",
-    "scan",
-    "guard",
-    "vet",
-    "sentinel",
-    "audit",
-    "compliance",
-    "firewall",
-    "sanitiz",
-    "moderat",
-    "classif",
-    "injection",
-    "malicious",
-    "threat",
-    "is_safe",
-    "check_command",
-    "shield",
-    "policy",
-    "filter",
-    "lint",
-    "security",
-];
-const CREDENTIAL_TOOL_NAMES: &[&str] = &[
-    "ssh",
-    "credential",
-    "config",
-    "keychain",
-    "dotfile",
-    "env",
-    "secret",
-    "key",
-    "vault",
-    "passw",
-];
-const SHELL_TOOL_NAMES: &[&str] = &[
-    "shell", "exec", "command", "terminal", "run", "delete", "remove", "process", "bash", "script",
-    "cmd",
-];
-
-fn name_has(item: Option<&str>, words: &[&str]) -> bool {
-    // Called for every field: lowercase a copy only when the name needs it.
-    let n = item.unwrap_or("");
-    if n.bytes().any(|b| b.is_ascii_uppercase()) {
-        let n = n.to_ascii_lowercase();
-        words.iter().any(|w| n.contains(w))
-    } else {
-        words.iter().any(|w| n.contains(w))
-    }
-}
-
 /// The tool's first sentence says it detects, audits or classifies (a
 /// detector whose description quotes what it catches).
 fn purpose_is_defensive(s: &ServerSurface, field: &TextField<'_>) -> bool {
@@ -426,11 +375,6 @@ fn purpose_is_defensive(s: &ServerSurface, field: &TextField<'_>) -> bool {
         .collect::<Vec<_>>()
         .join(" ");
     c.defensive.is_match(words.as_bytes()) || c.detector.is_match(words.as_bytes())
-}
-
-/// The item's name marks a defensive tool (a detector quoting attacks).
-pub(crate) fn defensive_name(item: Option<&str>) -> bool {
-    name_has(item, DEFENSIVE_NAMES)
 }
 
 fn check_field(

@@ -721,7 +721,7 @@ impl Reading {
                 last_end = None;
             }
         }
-        let name_defensive = super::injection::defensive_name(field.item);
+        let name_defensive = super::names::defensive_name(field.item);
         if defensive_words > 0 || name_defensive {
             // Quoted text and whatever follows "such as …" in a sentence.
             mentions.extend(&quotes);

@@ -12,6 +12,7 @@ pub mod injection;
 pub mod integrity;
 pub mod intent;
 pub mod meta;
+pub(crate) mod names;
 pub mod posture;
 pub mod secrets;
 pub mod shadow;
