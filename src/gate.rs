@@ -385,7 +385,7 @@ mod tests {
             exception: None,
         });
         let stale = crate::finding::Finding::new(
-            "MTC-POL-011",
+            crate::rules::ids::MTC_POL_011,
             "the policy approves server `x`, which no scanned config enables any more",
             Location::new("mcptrustchecker.toml", 3, 1),
         );
@@ -398,7 +398,7 @@ mod tests {
             findings: vec![
                 stale,
                 crate::finding::Finding::new(
-                    "MTC-POL-010",
+                    crate::rules::ids::MTC_POL_010,
                     "the suppression of MTC-INJ-POISON on `y` expired on 2026-01-01",
                     Location::new("mcptrustchecker.toml", 9, 1),
                 ),

@@ -3,6 +3,7 @@
 //! isolation. One classifier behind the posture findings and the live
 //! sandbox's refusals, so what the scan reports is what the sandbox refuses.
 
+use crate::rules::ids;
 use std::sync::OnceLock;
 
 /// Executables a stdio server may start without a finding, and that a live
@@ -500,7 +501,7 @@ pub(crate) fn container_escapes(
         let a = args[i].as_str();
         if a == "--privileged" || a == "--privileged=true" {
             found(
-                "MTC-NET-007",
+                ids::MTC_NET_007,
                 "runs in a privileged container: it has full access to the host".into(),
                 i,
                 a.into(),
@@ -512,7 +513,7 @@ pub(crate) fn container_escapes(
                 || cap.eq_ignore_ascii_case("cap_sys_admin"))
         {
             found(
-                "MTC-NET-007",
+                ids::MTC_NET_007,
                 format!("runs in a container with capability `{cap}`: close to full host access"),
                 i,
                 format!("--cap-add {cap}"),
@@ -520,13 +521,13 @@ pub(crate) fn container_escapes(
         }
         for flag in ["--network", "--net"] {
             if val(i, flag).is_some_and(|v| v == "host") {
-                found("MTC-NET-008", "shares the host's network namespace: it can reach every local service and bind host ports".into(), i, format!("{flag} host"));
+                found(ids::MTC_NET_008, "shares the host's network namespace: it can reach every local service and bind host ports".into(), i, format!("{flag} host"));
             }
         }
         for flag in ["--pid", "--ipc", "--uts", "--userns"] {
             if val(i, flag).is_some_and(|v| v == "host") {
                 found(
-                    "MTC-NET-008",
+                    ids::MTC_NET_008,
                     format!("shares a host namespace (`{flag}=host`)"),
                     i,
                     format!("{flag} host"),
@@ -551,7 +552,7 @@ pub(crate) fn container_escapes(
             && let Some(why) = dangerous_mount(&src)
         {
             found(
-                "MTC-NET-009",
+                ids::MTC_NET_009,
                 format!("mounts {why} (`{src}`) into its container"),
                 i,
                 args[i..(i + 2).min(args.len())].join(" "),

@@ -1,11 +1,19 @@
 //! The rule catalogue, kept as data (`src/data/rules/*.toml`, one file per stage).
 //!
-//! Adding a rule: add its entry to the stage's TOML file and emit it from the
-//! stage's function. `mcptrustchecker rules` and `explain` print this catalogue,
-//! and the SARIF driver lists it.
+//! Adding a rule: add its entry to the stage's TOML file (`build.rs` turns its
+//! id into the constant `ids::MTC_…`), emit it from the stage's function under
+//! that constant, and add its fixture to the family snapshots
+//! (`tests/fixtures/families`). `mcptrustchecker rules` and `explain` print
+//! this catalogue, and the SARIF driver lists it.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// The rule ids as constants, generated from the catalogue at build time: a
+/// stage names `ids::MTC_INJ_EXFIL_1`, and a typo fails to compile.
+pub mod ids {
+    include!(concat!(env!("OUT_DIR"), "/data/rule_ids.rs"));
+}
 use std::sync::OnceLock;
 
 /// How bad a finding is (the score's weight).

@@ -362,7 +362,11 @@ mod tests {
     use crate::surface::Location;
 
     fn f(rule: &str, sev: Severity, conf: Confidence, cat: Category) -> Finding {
-        let mut x = Finding::new("MTC-META-001", "m", Location::new("a.json", 1, 1));
+        let mut x = Finding::new(
+            crate::rules::ids::MTC_META_001,
+            "m",
+            Location::new("a.json", 1, 1),
+        );
         x.rule_id = rule.into();
         x.severity = sev;
         x.confidence = conf;

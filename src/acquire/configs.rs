@@ -4,6 +4,7 @@
 use super::{Acquired, package};
 use crate::finding::Finding;
 use crate::parse::{Doc, ptr_seg};
+use crate::rules::ids;
 use crate::surface::{Client, Location, RemoteKind, ServerSurface, Source, Transport};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -85,7 +86,7 @@ pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> bool {
             let (l, c) = doc.pos(&map.ptr).unwrap_or((1, 1));
             out.findings.push(
                 Finding::new(
-                    "MTC-META-002",
+                    ids::MTC_META_002,
                     format!("{path}: {note}"),
                     Location::new(path, l, c),
                 )
@@ -109,7 +110,7 @@ pub fn read(doc: &Doc, path: &str, out: &mut Acquired) -> bool {
                 if *dptr == ptr {
                     out.findings.push(
                         Finding::new(
-                            "MTC-META-002",
+                            ids::MTC_META_002,
                             format!("server `{name}` in {path} is defined twice; most clients silently launch only the last definition (line {line}), hiding the one at line {dl}"),
                             Location::new(path, *dl, *dc),
                         )
@@ -563,7 +564,7 @@ pub fn entry_to_surface(
         let loc = s.source.location.clone();
         out.findings.push(
             Finding::new(
-                "MTC-META-002",
+                ids::MTC_META_002,
                 format!(
                     "server `{name}` has fields with the wrong types: {}",
                     problems.join("; ")

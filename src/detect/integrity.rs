@@ -10,11 +10,12 @@ use crate::lock::diff::{CatalogDiff, diff_surfaces};
 use crate::lock::lockfile::{Entry, Lockfile};
 use crate::model::{Drift, ServerResult};
 use crate::parse::InputError;
+use crate::rules::ids;
 use crate::surface::{Coverage, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Rule id of lockfile drift (a surface that no longer matches its pin).
-pub const DRIFT_RULE: &str = "MTC-TOFU-001";
+pub const DRIFT_RULE: &str = ids::MTC_TOFU_001;
 
 /// Before the stages: config-only servers with a pin are graded on their
 /// snapshot; returns the descriptor comparisons for those servers.
@@ -106,7 +107,7 @@ pub fn check(
     let Some(e) = lock.entries.get(&s.id) else {
         out.push(
             Finding::new(
-                "MTC-TOFU-005",
+                ids::MTC_TOFU_005,
                 format!(
                     "server `{}` has no entry in {}: its catalog has never been reviewed",
                     s.name, lock.path
@@ -205,7 +206,7 @@ mod tests {
         let mut out = Vec::new();
         let drift = check_now(&now, &lock, None, &mut out).expect("drift");
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].rule_id, "MTC-TOFU-001");
+        assert_eq!(out[0].rule_id, crate::rules::ids::MTC_TOFU_001);
         assert_eq!(out[0].location, lock.entries["d.json"].location);
         assert!(out[0].evidence.contains("<U+200B>"), "{}", out[0].evidence);
         assert_eq!(drift.diff.changes.len(), 1);
@@ -227,7 +228,7 @@ mod tests {
         let lock = locked(&[]);
         let mut out = Vec::new();
         check_now(&surface("d.json", false, "x"), &lock, None, &mut out);
-        assert_eq!(out[0].rule_id, "MTC-TOFU-005");
+        assert_eq!(out[0].rule_id, crate::rules::ids::MTC_TOFU_005);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Acquisition hygiene: an empty or uninspected surface is not a clean bill of health.
 
 use crate::finding::Finding;
+use crate::rules::ids;
 use crate::surface::{Coverage, ServerSurface};
 
 pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
@@ -35,7 +36,7 @@ pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
         ),
     };
     out.push(
-        Finding::new("MTC-META-001", msg, s.source.location.clone())
+        Finding::new(ids::MTC_META_001, msg, s.source.location.clone())
             .server(&s.id)
             .evidence(ev),
     );
@@ -58,7 +59,7 @@ mod tests {
         let mut out = Vec::new();
         check(&surface(), &mut out);
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].rule_id, "MTC-META-001");
+        assert_eq!(out[0].rule_id, crate::rules::ids::MTC_META_001);
         assert_eq!(out[0].location, Location::new("a.json", 3, 5));
         assert!(out[0].message.contains("not inspected"));
     }

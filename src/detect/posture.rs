@@ -10,6 +10,7 @@ use crate::launch::{
     CONTAINER_RUNTIMES, LaunchRisk, SHELL_BUILTINS, SHELL_FLAGS, SHELLS, container_escapes,
     executable, launch_risks,
 };
+use crate::rules::ids;
 use crate::surface::{ServerSurface, Transport};
 use std::net::IpAddr;
 
@@ -64,7 +65,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
                 shell_wrapper(s, &exe, command, args, opts, runs_code, out);
             } else if !runs_code && !exe.is_empty() && !allowed(&exe, opts) {
                 out.push(mk(
-                    "MTC-NET-002",
+                    ids::MTC_NET_002,
                     format!("server `{}` launches `{exe}`, an executable outside the allowlist: the config runs arbitrary code on every developer machine that loads it", s.name),
                     "transport.command".into(),
                     format!("command: {}", crate::text::redact_command(command)),
@@ -76,7 +77,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             let shown = crate::text::redact_args(args);
             for (i, a) in args.iter().enumerate() {
                 if a.contains("0.0.0.0") {
-                    out.push(mk("MTC-NET-004", format!("server `{}` is started with a `0.0.0.0` bind: it listens on every network interface", s.name), format!("transport.args[{i}]"), shown[i].clone()));
+                    out.push(mk(ids::MTC_NET_004, format!("server `{}` is started with a `0.0.0.0` bind: it listens on every network interface", s.name), format!("transport.args[{i}]"), shown[i].clone()));
                 }
                 for word in
                     a.split(|c: char| c.is_whitespace() || c == '=' || c == '"' || c == '\'')
@@ -89,7 +90,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             for (k, v) in env {
                 if v.contains("0.0.0.0") {
                     // The value is never printed: only the variable name.
-                    out.push(mk("MTC-NET-004", format!("server `{}` gets `{k}` containing a `0.0.0.0` bind: it listens on every network interface", s.name), format!("env.{k}"), format!("env {k} contains 0.0.0.0")));
+                    out.push(mk(ids::MTC_NET_004, format!("server `{}` gets `{k}` containing a `0.0.0.0` bind: it listens on every network interface", s.name), format!("env.{k}"), format!("env {k} contains 0.0.0.0")));
                 }
             }
         }
@@ -99,11 +100,11 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             let field = "transport.url".to_string();
             let shown = crate::text::redact_url(url);
             if unspecified(&host) {
-                out.push(mk("MTC-NET-004", format!("server `{}` is reached at `0.0.0.0`: it listens on every network interface", s.name), field.clone(), shown));
+                out.push(mk(ids::MTC_NET_004, format!("server `{}` is reached at `0.0.0.0`: it listens on every network interface", s.name), field.clone(), shown));
             } else if loopback(&host) {
                 if matches!(u.scheme(), "http" | "https") {
                     out.push(mk(
-                        "MTC-NET-006",
+                        ids::MTC_NET_006,
                         format!("server `{}` is a local {} server: without Origin/Host checks a web page can reach it through DNS rebinding", s.name, crate::surface::Transport::Remote { url: String::new(), protocol: *protocol, header_names: vec![] }.kind_str()),
                         field,
                         shown,
@@ -111,7 +112,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
                 }
             } else {
                 plaintext(s, url, &field, out);
-                out.push(mk("MTC-NET-005", format!("server `{}` is remote (`{}`): its catalog can change without any local update", s.name, host), field, shown));
+                out.push(mk(ids::MTC_NET_005, format!("server `{}` is remote (`{}`): its catalog can change without any local update", s.name, host), field, shown));
             }
         }
         Transport::Unknown => {}
@@ -157,7 +158,7 @@ fn launch(s: &ServerSurface, command: &str, args: &[String], out: &mut Vec<Findi
                 runs_code = true;
                 out.push(
                     mk(
-                        "MTC-NET-002",
+                        ids::MTC_NET_002,
                         format!("server `{}` runs inline code (`{how}`): the config itself is the program, and it runs on every machine that loads it", s.name),
                         format!("{how} {}", crate::text::redact_command(&code)),
                     )
@@ -168,7 +169,7 @@ fn launch(s: &ServerSurface, command: &str, args: &[String], out: &mut Vec<Findi
                 runs_code = true;
                 out.push(
                     mk(
-                        "MTC-NET-002",
+                        ids::MTC_NET_002,
                         format!("server `{}` downloads code and runs it: whatever the URL serves at launch time runs on the machine", s.name),
                         crate::text::redact_command(&snippet),
                     )
@@ -189,7 +190,7 @@ fn launch(s: &ServerSurface, command: &str, args: &[String], out: &mut Vec<Findi
                 };
                 out.push(
                     mk(
-                        "MTC-NET-011",
+                        ids::MTC_NET_011,
                         format!(
                             "server `{}` runs code fetched from a URL or git remote ({how})",
                             s.name
@@ -239,7 +240,7 @@ fn environment_requests(s: &ServerSurface, out: &mut Vec<Finding>) {
             let field = format!("{what}.{key}");
             let f = if secrets.is_empty() {
                 Finding::new(
-                    "MTC-NET-012",
+                    ids::MTC_NET_012,
                     format!("server `{}` reads `{}` from the environment of whoever launches it (`{field}`)", s.name, asked.join("`, `")),
                     s.source.location.clone(),
                 )
@@ -247,7 +248,7 @@ fn environment_requests(s: &ServerSurface, out: &mut Vec<Finding>) {
             } else {
                 let names: Vec<&str> = secrets.iter().map(|n| n.as_str()).collect();
                 Finding::new(
-                    "MTC-NET-012",
+                    ids::MTC_NET_012,
                     format!(
                         "server `{}` asks for the CI job secret `{}` (`{field}`): launched in a workflow it would be handed the job's credentials",
                         s.name,
@@ -279,7 +280,7 @@ fn plaintext(s: &ServerSurface, text: &str, field: &str, out: &mut Vec<Finding>)
         return;
     }
     out.push(
-        Finding::new("MTC-NET-003", format!("server `{}` talks plaintext HTTP to `{host}`: traffic and credentials can be read or changed on the way", s.name), s.source.location.clone())
+        Finding::new(ids::MTC_NET_003, format!("server `{}` talks plaintext HTTP to `{host}`: traffic and credentials can be read or changed on the way", s.name), s.source.location.clone())
             .server(&s.id)
             .field(field.to_string())
             .evidence(crate::text::redact_url(text)),
@@ -311,7 +312,7 @@ fn shell_wrapper(
         .any(|c| matches!(c, ';' | '&' | '|' | '$' | '`' | '>' | '<' | '(' | '\n'));
     let benign = plain && allowed(&first, opts);
     let mut f = Finding::new(
-        "MTC-NET-010",
+        ids::MTC_NET_010,
         format!("server `{}` is launched through a shell wrapper (`{exe} {}`): the command that really runs is a string the reviewer must read", s.name, args[flag]),
         s.source.location.clone(),
     )
@@ -334,7 +335,7 @@ fn shell_wrapper(
         && !SHELL_BUILTINS.contains(&first.as_str())
     {
         out.push(
-            Finding::new("MTC-NET-002", format!("server `{}` runs `{first}` inside a shell wrapper, an executable outside the allowlist", s.name), s.source.location.clone())
+            Finding::new(ids::MTC_NET_002, format!("server `{}` runs `{first}` inside a shell wrapper, an executable outside the allowlist", s.name), s.source.location.clone())
                 .server(&s.id)
                 .field("transport.args".to_string())
                 .evidence(crate::text::redact_command(&inner)),
@@ -360,17 +361,17 @@ fn container(s: &ServerSurface, args: &[String], out: &mut Vec<Finding>) {
 
 /// Every id this stage emits (a unit test checks each is catalogued).
 pub const RULE_IDS: &[&str] = &[
-    "MTC-NET-002",
-    "MTC-NET-003",
-    "MTC-NET-004",
-    "MTC-NET-005",
-    "MTC-NET-006",
-    "MTC-NET-007",
-    "MTC-NET-008",
-    "MTC-NET-009",
-    "MTC-NET-010",
-    "MTC-NET-011",
-    "MTC-NET-012",
+    ids::MTC_NET_002,
+    ids::MTC_NET_003,
+    ids::MTC_NET_004,
+    ids::MTC_NET_005,
+    ids::MTC_NET_006,
+    ids::MTC_NET_007,
+    ids::MTC_NET_008,
+    ids::MTC_NET_009,
+    ids::MTC_NET_010,
+    ids::MTC_NET_011,
+    ids::MTC_NET_012,
 ];
 
 #[cfg(test)]
@@ -536,7 +537,9 @@ mod tests {
             let got = full(&stdio(cmd, &args));
             assert!(got.contains(&rce.to_string()), "{cmd} {args:?}: {got:?}");
             assert_eq!(
-                got.iter().filter(|g| g.starts_with("MTC-NET-002")).count(),
+                got.iter()
+                    .filter(|g| g.starts_with(crate::rules::ids::MTC_NET_002))
+                    .count(),
                 1,
                 "one stdio-RCE finding: {got:?}"
             );
@@ -680,7 +683,10 @@ mod tests {
             );
             assert!(!f.evidence.contains("ABCDEFGHIJKLMNOP"), "{}", f.evidence);
         }
-        let net5 = out.iter().find(|f| f.rule_id == "MTC-NET-005").unwrap();
+        let net5 = out
+            .iter()
+            .find(|f| f.rule_id == crate::rules::ids::MTC_NET_005)
+            .unwrap();
         assert!(
             net5.evidence
                 .starts_with("https://user:ghp_…[REDACTED 40 chars]@mcp.example.com/sse?api_key="),

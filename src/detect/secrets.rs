@@ -5,6 +5,7 @@
 //! a known token format, is reported with the value redacted.
 
 use crate::finding::{Confidence, Finding};
+use crate::rules::ids;
 use crate::surface::ServerSurface;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -18,7 +19,7 @@ pub fn check(s: &ServerSurface, out: &mut Vec<Finding>) {
             };
             out.push(
                 Finding::new(
-                    "MTC-POL-004",
+                    ids::MTC_POL_004,
                     format!("server `{}` gets a literal secret in `{what}.{key}` of its config instead of a reference resolved at launch", s.name),
                     s.source.location.clone(),
                 )
@@ -185,7 +186,7 @@ mod tests {
         check(&s, &mut out);
         assert_eq!(out.len(), 1);
         let f = &out[0];
-        assert_eq!(f.rule_id, "MTC-POL-004");
+        assert_eq!(f.rule_id, crate::rules::ids::MTC_POL_004);
         assert_eq!(f.field.as_deref(), Some("env.GITHUB_TOKEN"));
         assert!(!f.evidence.contains(secret) && !f.message.contains(secret));
         assert!(f.evidence.contains("REDACTED 40 chars"), "{}", f.evidence);

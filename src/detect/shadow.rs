@@ -9,6 +9,7 @@
 use crate::confusables::skeleton;
 use crate::finding::{Confidence, Finding, Severity};
 use crate::model::ServerResult;
+use crate::rules::ids;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -228,7 +229,7 @@ pub fn check(members: &[&ServerResult], out: &mut Vec<Finding>) {
             n => format!(" (and {n} more colliding tool(s) on other servers)"),
         };
         let mut f = Finding::new(
-            "MTC-INJ-SHADOW-2",
+            ids::MTC_INJ_SHADOW_2,
             format!(
                 "tool `{}` on server `{}` {what} tool `{}` on server `{}` in the same session{more}",
                 second.tool, second.server.surface.name, first.tool, first.server.surface.name
@@ -443,7 +444,7 @@ mod tests {
         r.sessions[0]
             .findings
             .iter()
-            .filter(|f| f.rule_id == "MTC-INJ-SHADOW-2")
+            .filter(|f| f.rule_id == crate::rules::ids::MTC_INJ_SHADOW_2)
             .map(|f| (f.tool.clone().unwrap(), f.severity))
             .collect()
     }
@@ -496,7 +497,7 @@ mod tests {
         let got: Vec<_> = r.sessions[0]
             .findings
             .iter()
-            .filter(|f| f.rule_id == "MTC-INJ-SHADOW-2")
+            .filter(|f| f.rule_id == crate::rules::ids::MTC_INJ_SHADOW_2)
             .collect();
         // Every tool of every server but the first collides: 59 × 2 findings, not 60·59 pairs.
         assert_eq!(got.len(), 59 * 2, "{}", got.len());

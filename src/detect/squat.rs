@@ -4,6 +4,7 @@
 //! package of a registry, and only within its own registry.
 
 use crate::finding::{Confidence, Severity};
+use crate::rules::ids;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -208,7 +209,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
         && let Some(s) = d.squat.iter().find(|s| s.name == lower)
     {
         return Some(hit(
-            "MTC-SUP-001",
+            ids::MTC_SUP_001,
             &s.target,
             Severity::High,
             Confidence::Strong,
@@ -228,7 +229,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
                         .any(|p| sc.starts_with(p.as_str())))
             {
                 return Some(hit(
-                    "MTC-SUP-002",
+                    ids::MTC_SUP_002,
                     official,
                     Severity::High,
                     Confidence::Strong,
@@ -239,7 +240,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
         // SUP-003: an unscoped shadow of an official scoped package.
         if let Some(s) = d.shadow.iter().find(|s| s.name == lower) {
             return Some(hit(
-                "MTC-SUP-003",
+                ids::MTC_SUP_003,
                 &s.target,
                 Severity::High,
                 Confidence::Strong,
@@ -252,7 +253,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
     for p in prepared(registry) {
         if p.skeleton == sk {
             return Some(hit(
-                "MTC-SUP-004",
+                ids::MTC_SUP_004,
                 &p.entry.name,
                 Severity::High,
                 Confidence::Strong,
@@ -273,7 +274,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
             let (a, b) = (squash(sc), squash(official));
             if sc != official && (a == b || (a.contains(&b) && a.len() > b.len())) {
                 return Some(hit(
-                    "MTC-SUP-002",
+                    ids::MTC_SUP_002,
                     official,
                     Severity::High,
                     Confidence::Strong,
@@ -282,7 +283,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
             }
             if sc != official && strsim::osa_distance(&a, &b) <= 2 {
                 return Some(hit(
-                    "MTC-SUP-002",
+                    ids::MTC_SUP_002,
                     official,
                     Severity::Medium,
                     Confidence::Strong,
@@ -308,7 +309,7 @@ pub fn check_name(registry: &str, name: &str, dl: Downloads) -> Option<NameHit> 
                 let (_, pbare) = p.split();
                 if pbare == base && distinctive(pbare) {
                     return Some(hit(
-                        "MTC-SUP-006",
+                        ids::MTC_SUP_006,
                         &p.entry.name,
                         Severity::Medium,
                         Confidence::Heuristic,
@@ -395,7 +396,7 @@ fn near_miss(registry: &str, lower: &str, dl: Downloads) -> Option<NameHit> {
         }
     }
     Some(NameHit {
-        rule: "MTC-SUP-005",
+        rule: ids::MTC_SUP_005,
         target: p.name.clone(),
         severity: sev,
         confidence: conf,
@@ -521,24 +522,36 @@ mod tests {
     fn the_issue_names_hit_the_right_rule() {
         assert_eq!(
             rule("npm", "@modelcontextprotocol/server-filesytem"),
-            Some("MTC-SUP-005")
+            Some(crate::rules::ids::MTC_SUP_005)
         );
         assert_eq!(
             rule("npm", "@modelcontextprotocoI/server-github"),
-            Some("MTC-SUP-004")
+            Some(crate::rules::ids::MTC_SUP_004)
         );
         assert_eq!(
             rule("npm", "@modelcontextprotocol-server/github"),
-            Some("MTC-SUP-002")
+            Some(crate::rules::ids::MTC_SUP_002)
         );
-        assert_eq!(rule("npm", "server-filesystem-mcp"), Some("MTC-SUP-006"));
-        assert_eq!(rule("npm", "playwright-mcp"), Some("MTC-SUP-001"));
-        assert_eq!(rule("npm", "server-github"), Some("MTC-SUP-003"));
+        assert_eq!(
+            rule("npm", "server-filesystem-mcp"),
+            Some(crate::rules::ids::MTC_SUP_006)
+        );
+        assert_eq!(
+            rule("npm", "playwright-mcp"),
+            Some(crate::rules::ids::MTC_SUP_001)
+        );
+        assert_eq!(
+            rule("npm", "server-github"),
+            Some(crate::rules::ids::MTC_SUP_003)
+        );
         assert_eq!(
             rule("npm", "@modlecontextprotocol/sdk"),
-            Some("MTC-SUP-002")
+            Some(crate::rules::ids::MTC_SUP_002)
         );
-        assert_eq!(rule("pypi", "mcp_server_fecth"), Some("MTC-SUP-005"));
+        assert_eq!(
+            rule("pypi", "mcp_server_fecth"),
+            Some(crate::rules::ids::MTC_SUP_005)
+        );
     }
 
     #[test]
@@ -603,7 +616,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             (quiet.rule, quiet.severity),
-            ("MTC-SUP-005", Severity::High)
+            (crate::rules::ids::MTC_SUP_005, Severity::High)
         );
         let busy = check_name(
             "npm",

@@ -10,6 +10,7 @@ use super::ScanOptions;
 use super::squat::{self, Downloads};
 use crate::acquire::registry::{Lookup, PackageFacts};
 use crate::finding::{Confidence, Finding, Severity};
+use crate::rules::ids;
 use crate::surface::{Location, PackageId, ServerSurface};
 use crate::text::truncate_chars;
 use regex::Regex;
@@ -255,7 +256,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             );
             push(
                 out,
-                Finding::new("MTC-NET-001", msg, loc.clone())
+                Finding::new(ids::MTC_NET_001, msg, loc.clone())
                     .severity(a.severity)
                     .confidence(Confidence::Confirmed)
                     .field("package.version")
@@ -285,7 +286,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             Some(v) if p.registry == "oci" => format!("tag `{v}` without a digest"),
             Some(v) => format!("`{v}` is a tag or range"),
         };
-        let mut f = Finding::new("MTC-SUP-013", format!("server `{}` runs {} `{}` unpinned ({how}): every start may install a different version", s.name, p.registry, short(&p.name)), loc.clone())
+        let mut f = Finding::new(ids::MTC_SUP_013, format!("server `{}` runs {} `{}` unpinned ({how}): every start may install a different version", s.name, p.registry, short(&p.name)), loc.clone())
             .field("package.spec")
             .evidence(&p.spec);
         if has_hooks {
@@ -306,7 +307,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             );
             push(
                 out,
-                Finding::new("MTC-SUP-015", msg, loc.clone())
+                Finding::new(ids::MTC_SUP_015, msg, loc.clone())
                     .severity(Severity::High)
                     .confidence(Confidence::Confirmed)
                     .field("package.name")
@@ -321,7 +322,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             );
             push(
                 out,
-                Finding::new("MTC-SUP-015", msg, loc.clone())
+                Finding::new(ids::MTC_SUP_015, msg, loc.clone())
                     .field("package.version")
                     .evidence(&f.url),
             );
@@ -340,7 +341,7 @@ pub fn check(s: &ServerSurface, opts: &ScanOptions, out: &mut Vec<Finding>) {
             );
             push(
                 out,
-                Finding::new("MTC-SUP-016", msg, loc.clone())
+                Finding::new(ids::MTC_SUP_016, msg, loc.clone())
                     .field("package")
                     .evidence(format!("{reason} ({url})")),
             );
@@ -370,7 +371,7 @@ fn declared_checks(
             short(&p.name)
         );
         out.push(
-            Finding::new("MTC-SUP-010", msg, loc.clone())
+            Finding::new(ids::MTC_SUP_010, msg, loc.clone())
                 .server(&s.id)
                 .severity(sev)
                 .confidence(conf)
@@ -385,7 +386,7 @@ fn declared_checks(
             short(&p.name)
         );
         out.push(
-            Finding::new("MTC-SUP-011", msg, loc.clone())
+            Finding::new(ids::MTC_SUP_011, msg, loc.clone())
                 .server(&s.id)
                 .field("package.repository")
                 .evidence(&d.source),
@@ -398,7 +399,7 @@ fn declared_checks(
             short(&p.name)
         );
         out.push(
-            Finding::new("MTC-SUP-012", msg, loc.clone())
+            Finding::new(ids::MTC_SUP_012, msg, loc.clone())
                 .server(&s.id)
                 .field("package.license")
                 .evidence(&d.source),
@@ -416,7 +417,7 @@ fn declared_checks(
         let name_hit = squat::check_name(reg, dep, Downloads::default()).filter(|h| {
             matches!(
                 h.rule,
-                "MTC-SUP-001" | "MTC-SUP-002" | "MTC-SUP-003" | "MTC-SUP-004"
+                ids::MTC_SUP_001 | ids::MTC_SUP_002 | ids::MTC_SUP_003 | ids::MTC_SUP_004
             )
         });
         if let Some(h) = name_hit {
@@ -428,7 +429,7 @@ fn declared_checks(
                 h.detail
             );
             out.push(
-                Finding::new("MTC-SUP-014", msg, loc.clone())
+                Finding::new(ids::MTC_SUP_014, msg, loc.clone())
                     .server(&s.id)
                     .severity(Severity::Medium)
                     .confidence(Confidence::Heuristic)
@@ -444,7 +445,7 @@ fn declared_checks(
                 short(&p.name)
             );
             out.push(
-                Finding::new("MTC-SUP-014", msg, loc.clone())
+                Finding::new(ids::MTC_SUP_014, msg, loc.clone())
                     .server(&s.id)
                     .severity(Severity::Low)
                     .confidence(Confidence::Heuristic)
@@ -487,26 +488,27 @@ mod tests {
     fn real_names_get_the_right_rule() {
         assert!(
             offline(&["-y", "@modelcontextprotocol/server-filesytem@2025.8.21"])
-                .contains(&"MTC-SUP-005".to_string())
+                .contains(&crate::rules::ids::MTC_SUP_005.to_string())
         );
         assert!(
             offline(&["-y", "@modelcontextprotocoI/server-github@2025.4.8"])
-                .contains(&"MTC-SUP-004".to_string())
+                .contains(&crate::rules::ids::MTC_SUP_004.to_string())
         );
         assert!(
             offline(&["-y", "@modelcontextprotocol-server/github@1.0.0"])
-                .contains(&"MTC-SUP-002".to_string())
+                .contains(&crate::rules::ids::MTC_SUP_002.to_string())
         );
         assert!(
-            offline(&["-y", "server-filesystem-mcp@1.0.0"]).contains(&"MTC-SUP-006".to_string())
+            offline(&["-y", "server-filesystem-mcp@1.0.0"])
+                .contains(&crate::rules::ids::MTC_SUP_006.to_string())
         );
         assert_eq!(
             offline(&["-y", "mcp-remote@0.1.15", "https://x"]),
-            vec!["MTC-NET-001"]
+            vec![crate::rules::ids::MTC_NET_001]
         );
         assert_eq!(
             offline(&["-y", "@modelcontextprotocol/server-memory@latest"]),
-            vec!["MTC-SUP-013"]
+            vec![crate::rules::ids::MTC_SUP_013]
         );
     }
 
@@ -574,18 +576,18 @@ mod tests {
     fn unpinned_forms() {
         assert_eq!(
             offline(&["-y", "@modelcontextprotocol/server-memory"]),
-            vec!["MTC-SUP-013"]
+            vec![crate::rules::ids::MTC_SUP_013]
         );
         assert_eq!(
             offline(&["-y", "@modelcontextprotocol/server-memory@^2025.1.0"]),
-            vec!["MTC-SUP-013"]
+            vec![crate::rules::ids::MTC_SUP_013]
         );
         assert_eq!(
             rules(
                 &surface("uvx", &["mcp-server-fetch"]),
                 &ScanOptions::default()
             ),
-            vec!["MTC-SUP-013"]
+            vec![crate::rules::ids::MTC_SUP_013]
         );
         assert!(
             rules(
@@ -616,17 +618,17 @@ mod tests {
         let mut out = Vec::new();
         check(&s, &ScanOptions::default(), &mut out);
         let get = |r: &str| out.iter().filter(|f| f.rule_id == r).collect::<Vec<_>>();
-        assert_eq!(get("MTC-SUP-010").len(), 1);
+        assert_eq!(get(crate::rules::ids::MTC_SUP_010).len(), 1);
         assert_eq!(
             (
-                get("MTC-SUP-010")[0].severity,
-                get("MTC-SUP-010")[0].confidence
+                get(crate::rules::ids::MTC_SUP_010)[0].severity,
+                get(crate::rules::ids::MTC_SUP_010)[0].confidence
             ),
             (Severity::High, Confidence::Confirmed)
         );
-        assert_eq!(get("MTC-SUP-011").len(), 1);
-        assert_eq!(get("MTC-SUP-012").len(), 1);
-        let deps: Vec<&str> = get("MTC-SUP-014")
+        assert_eq!(get(crate::rules::ids::MTC_SUP_011).len(), 1);
+        assert_eq!(get(crate::rules::ids::MTC_SUP_012).len(), 1);
+        let deps: Vec<&str> = get(crate::rules::ids::MTC_SUP_014)
             .iter()
             .map(|f| f.field.as_deref().unwrap())
             .collect();
@@ -638,7 +640,7 @@ mod tests {
                 .any(|d| d.ends_with("mcp-remote") || d.ends_with("left-pad"))
         );
         assert!(
-            get("MTC-SUP-013").is_empty(),
+            get(crate::rules::ids::MTC_SUP_013).is_empty(),
             "declared metadata is not a requested spec"
         );
     }

@@ -13,6 +13,7 @@ use super::builtins::builtins_for;
 use super::capability::{classify_in, sibling_names};
 use crate::finding::Finding;
 use crate::model::{Role, ServerResult};
+use crate::rules::ids;
 use crate::surface::{Location, ServerSurface};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -134,7 +135,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     for (i, x) in h.iter().enumerate() {
         if x.ui() && x.ss() && x.sink() {
             hits.push(Hit {
-                rule: "MTC-FLOW-001",
+                rule: ids::MTC_FLOW_001,
                 path: vec![i],
             });
             single = true;
@@ -156,7 +157,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
             let b = pick(&s, &[a]).unwrap_or(0);
             let c = pick(&k, &[a, b]).unwrap_or(0);
             hits.push(Hit {
-                rule: "MTC-FLOW-002",
+                rule: ids::MTC_FLOW_002,
                 path: vec![a, b, c],
             });
         }
@@ -165,7 +166,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
     for (i, x) in h.iter().enumerate() {
         if x.ss() && x.egress() {
             hits.push(Hit {
-                rule: "MTC-FLOW-003",
+                rule: ids::MTC_FLOW_003,
                 path: vec![i],
             });
         }
@@ -176,7 +177,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
         .find_map(|&x| k.iter().find(|&&c| c != x).map(|&c| (x, c)))
     {
         hits.push(Hit {
-            rule: "MTC-FLOW-004",
+            rule: ids::MTC_FLOW_004,
             path: vec![src, out],
         });
     }
@@ -185,7 +186,7 @@ pub fn evaluate(h: &[Holder<'_>]) -> Vec<Hit> {
         let x = pick(&u, &[]).unwrap_or(0);
         let c = pick(&a, &[x]).unwrap_or(0);
         hits.push(Hit {
-            rule: "MTC-FLOW-005",
+            rule: ids::MTC_FLOW_005,
             path: vec![x, c],
         });
     }
@@ -217,21 +218,21 @@ fn evidence(hit: &Hit, h: &[Holder<'_>]) -> String {
         }
     };
     let legs: Vec<String> = match hit.rule {
-        "MTC-FLOW-001" => vec![
+        ids::MTC_FLOW_001 => vec![
             leg(p[0], Role::UntrustedInput),
             leg(p[0], Role::SensitiveSource),
             leg(p[0], h[p[0]].egress_role()),
         ],
-        "MTC-FLOW-002" => vec![
+        ids::MTC_FLOW_002 => vec![
             leg(p[0], Role::UntrustedInput),
             leg(p[1], Role::SensitiveSource),
             leg(p[2], h[p[2]].egress_role()),
         ],
-        "MTC-FLOW-003" => vec![
+        ids::MTC_FLOW_003 => vec![
             leg(p[0], Role::SensitiveSource),
             leg(p[0], h[p[0]].egress_role()),
         ],
-        "MTC-FLOW-004" => vec![
+        ids::MTC_FLOW_004 => vec![
             leg(p[0], Role::SensitiveSource),
             leg(p[1], h[p[1]].egress_role()),
         ],
@@ -253,29 +254,29 @@ fn describe(hit: &Hit, h: &[Holder<'_>], scope: &str) -> String {
     let t = |i: usize| format!("`{}`", h[i].label());
     let p = &hit.path;
     match hit.rule {
-        "MTC-FLOW-001" => format!(
+        ids::MTC_FLOW_001 => format!(
             "{scope}: tool {} alone holds untrusted-input, sensitive-source and {}: the lethal trifecta in one call",
             t(p[0]),
             h[p[0]].sink_kind()
         ),
-        "MTC-FLOW-003" => format!(
+        ids::MTC_FLOW_003 => format!(
             "{scope}: tool {} reads sensitive data and has a way out ({})",
             t(p[0]),
             h[p[0]].sink_kind()
         ),
-        "MTC-FLOW-002" if p[0] == p[1] && p[1] == p[2] => format!(
+        ids::MTC_FLOW_002 if p[0] == p[1] && p[1] == p[2] => format!(
             "{scope}: the lethal trifecta over separate calls of one tool: {} reads untrusted content, reads sensitive data, and has a way out ({})",
             t(p[0]),
             h[p[0]].sink_kind()
         ),
-        "MTC-FLOW-002" => format!(
+        ids::MTC_FLOW_002 => format!(
             "{scope}: the lethal trifecta across tools: {} (untrusted-input) → {} (sensitive-source) → {} ({})",
             t(p[0]),
             t(p[1]),
             t(p[2]),
             h[p[2]].sink_kind()
         ),
-        "MTC-FLOW-004" => format!(
+        ids::MTC_FLOW_004 => format!(
             "{scope}: sensitive data can flow from {} (sensitive-source) to {} ({})",
             t(p[0]),
             t(p[1]),
@@ -425,11 +426,11 @@ pub fn check_session(members: &[&ServerResult], opts: &ScanOptions, out: &mut Ve
 
 /// Every id this stage emits (a unit test checks each is catalogued).
 pub const RULE_IDS: &[&str] = &[
-    "MTC-FLOW-001",
-    "MTC-FLOW-002",
-    "MTC-FLOW-003",
-    "MTC-FLOW-004",
-    "MTC-FLOW-005",
+    ids::MTC_FLOW_001,
+    ids::MTC_FLOW_002,
+    ids::MTC_FLOW_003,
+    ids::MTC_FLOW_004,
+    ids::MTC_FLOW_005,
 ];
 
 #[cfg(test)]
@@ -479,11 +480,31 @@ mod tests {
     #[test]
     fn rule_ids_are_catalogued_with_the_seed_table() {
         let want = [
-            ("MTC-FLOW-001", Severity::Critical, Confidence::Confirmed),
-            ("MTC-FLOW-002", Severity::Critical, Confidence::Strong),
-            ("MTC-FLOW-003", Severity::High, Confidence::Strong),
-            ("MTC-FLOW-004", Severity::High, Confidence::Strong),
-            ("MTC-FLOW-005", Severity::Medium, Confidence::Strong),
+            (
+                crate::rules::ids::MTC_FLOW_001,
+                Severity::Critical,
+                Confidence::Confirmed,
+            ),
+            (
+                crate::rules::ids::MTC_FLOW_002,
+                Severity::Critical,
+                Confidence::Strong,
+            ),
+            (
+                crate::rules::ids::MTC_FLOW_003,
+                Severity::High,
+                Confidence::Strong,
+            ),
+            (
+                crate::rules::ids::MTC_FLOW_004,
+                Severity::High,
+                Confidence::Strong,
+            ),
+            (
+                crate::rules::ids::MTC_FLOW_005,
+                Severity::Medium,
+                Confidence::Strong,
+            ),
         ];
         for (id, sev, conf) in want {
             let r = crate::rules::get(id).unwrap();
@@ -507,11 +528,11 @@ mod tests {
         );
         let r = scan(vec![s], &ScanOptions::default());
         let srv = &r.servers[0];
-        assert_eq!(ids(&srv.findings), ["MTC-FLOW-001"]);
+        assert_eq!(ids(&srv.findings), [crate::rules::ids::MTC_FLOW_001]);
         assert_eq!(
             srv.findings
                 .iter()
-                .find(|f| f.rule_id == "MTC-FLOW-001")
+                .find(|f| f.rule_id == crate::rules::ids::MTC_FLOW_001)
                 .unwrap()
                 .tool
                 .as_deref(),
@@ -529,11 +550,16 @@ mod tests {
         );
         let r = scan(vec![s], &ScanOptions::default());
         let srv = &r.servers[0];
-        assert_eq!(ids(&srv.findings), ["MTC-FLOW-002"], "{:#?}", srv.findings);
+        assert_eq!(
+            ids(&srv.findings),
+            [crate::rules::ids::MTC_FLOW_002],
+            "{:#?}",
+            srv.findings
+        );
         let f = srv
             .findings
             .iter()
-            .find(|f| f.rule_id == "MTC-FLOW-002")
+            .find(|f| f.rule_id == crate::rules::ids::MTC_FLOW_002)
             .unwrap();
         assert!(
             f.message.contains("three.json/fetch_url")
@@ -580,21 +606,21 @@ mod tests {
                     "dump_and_send",
                     &[Role::SensitiveSource, Role::ExternalSink],
                 )],
-                vec!["MTC-FLOW-003"],
+                vec![crate::rules::ids::MTC_FLOW_003],
             ),
             (
                 vec![
                     h("read_db", &[Role::SensitiveSource]),
                     h("post", &[Role::ExternalSink]),
                 ],
-                vec!["MTC-FLOW-004"],
+                vec![crate::rules::ids::MTC_FLOW_004],
             ),
             (
                 vec![
                     h("fetch", &[Role::UntrustedInput]),
                     h("shell", &[Role::CodeExec]),
                 ],
-                vec!["MTC-FLOW-005"],
+                vec![crate::rules::ids::MTC_FLOW_005],
             ),
             (
                 vec![
@@ -638,7 +664,7 @@ mod tests {
         // fetch_url alone: nothing; http_request: untrusted-input + sink = FLOW-005 in its own server.
         for s in &r.servers {
             assert!(
-                !ids(&s.findings).contains(&"MTC-FLOW-002"),
+                !ids(&s.findings).contains(&crate::rules::ids::MTC_FLOW_002),
                 "{}",
                 s.surface.id
             );
@@ -646,7 +672,7 @@ mod tests {
         let sess = &r.sessions[0];
         assert_eq!(
             ids(&sess.findings),
-            ["MTC-FLOW-002"],
+            [crate::rules::ids::MTC_FLOW_002],
             "{:#?}",
             sess.findings
         );
@@ -675,7 +701,7 @@ mod tests {
         };
         let r = scan(vec![a], &opts);
         let f = &r.sessions[0].findings;
-        assert_eq!(ids(f), ["MTC-FLOW-002"], "{f:#?}");
+        assert_eq!(ids(f), [crate::rules::ids::MTC_FLOW_002], "{f:#?}");
         assert!(
             f[0].message.contains("mcp.json#files/read_file")
                 && f[0].message.contains("claude-code/Bash"),

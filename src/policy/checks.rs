@@ -6,6 +6,7 @@ use super::{Date, Policy, ServerEntry};
 use crate::finding::Finding;
 use crate::model::ServerResult;
 use crate::parse::ptr_seg;
+use crate::rules::ids;
 use crate::surface::Transport;
 
 /// Every URL a server is reached at: a remote URL, or URLs in a stdio server's arguments.
@@ -82,7 +83,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
         if p.gate.require_entries {
             out.push(
                 Finding::new(
-                    "MTC-POL-001",
+                    ids::MTC_POL_001,
                     format!(
                         "server `{}` is enabled but has no entry in the policy {}",
                         s.name, p.path
@@ -108,7 +109,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
             .filter(|r| !r.is_empty())
             .unwrap_or_else(|| "none detected".into());
         out.push(
-            Finding::new("MTC-POL-002", format!("server `{}` exposes tool `{}` (roles: {roles}), which its policy entry does not list in tools_allow", s.name, t.name), s.location_for(Some(&t.name)))
+            Finding::new(ids::MTC_POL_002, format!("server `{}` exposes tool `{}` (roles: {roles}), which its policy entry does not list in tools_allow", s.name, t.name), s.location_for(Some(&t.name)))
                 .server(id)
                 .tool(Some(&t.name))
                 .field(format!("tools[{}]", t.name))
@@ -119,7 +120,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
     for k in s.env.keys() {
         if !e.env_allow.contains(k) {
             out.push(
-                Finding::new("MTC-POL-003", format!("server `{}` is given environment variable `{k}`, which its policy entry does not list in env_allow", s.name), here.clone())
+                Finding::new(ids::MTC_POL_003, format!("server `{}` is given environment variable `{k}`, which its policy entry does not list in env_allow", s.name), here.clone())
                     .server(id)
                     .field(format!("env.{k}"))
                     .evidence(format!("env_allow: [{}]", e.env_allow.join(", "))),
@@ -131,7 +132,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
         let host = u.host_str().unwrap_or("");
         if !e.network_allow.iter().any(|a| allows(a, &u, false)) {
             out.push(
-                Finding::new("MTC-POL-005", format!("server `{}` reaches host `{host}`, which its policy entry does not list in network_allow", s.name), here.clone())
+                Finding::new(ids::MTC_POL_005, format!("server `{}` reaches host `{host}`, which its policy entry does not list in network_allow", s.name), here.clone())
                     .server(id)
                     .field(field.clone())
                     .evidence(format!("{}; network_allow: [{}]", safe_url(u.as_str()), e.network_allow.join(", "))),
@@ -143,7 +144,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
         {
             out.push(
                 Finding::new(
-                    "MTC-POL-006",
+                    ids::MTC_POL_006,
                     format!(
                         "server `{}` is reached over plain {} at `{host}`",
                         s.name,
@@ -163,7 +164,7 @@ pub(super) fn check_server(p: &Policy, sr: &ServerResult, now: Date, out: &mut V
     if now > e.review_expires {
         out.push(
             Finding::new(
-                "MTC-POL-009",
+                ids::MTC_POL_009,
                 format!(
                     "the policy review of server `{}` expired on {} (owner {})",
                     s.name, e.review_expires, e.owner
@@ -191,7 +192,7 @@ fn check_pin(
     let here = s.source.location.clone();
     let mut differs = |what: &str, actual: String, pinned: String| {
         out.push(
-            Finding::new("MTC-POL-007", format!("server `{}` launches with {what} `{actual}`, but its policy entry pins `{pinned}`", s.name), here.clone())
+            Finding::new(ids::MTC_POL_007, format!("server `{}` launches with {what} `{actual}`, but its policy entry pins `{pinned}`", s.name), here.clone())
                 .server(&s.id)
                 .evidence(format!("{what}: config `{actual}`, policy `{pinned}`")),
         );
@@ -251,7 +252,7 @@ fn check_pin(
     if let Some(pkg) = s.package.as_ref().filter(|p| !p.pinned) {
         out.push(
             Finding::new(
-                "MTC-POL-008",
+                ids::MTC_POL_008,
                 format!(
                     "server `{}` runs package `{}` without an immutable version",
                     s.name,
@@ -270,7 +271,7 @@ fn check_pin(
     if !pinned {
         out.push(
             Finding::new(
-                "MTC-POL-008",
+                ids::MTC_POL_008,
                 format!(
                     "the policy entry of server `{}` pins no artifact (no package, command or url)",
                     s.name

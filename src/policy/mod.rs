@@ -24,12 +24,13 @@ pub use verdict::is_violation;
 use crate::finding::{Finding, Suppression, sort_dedup};
 use crate::model::{PolicyOutcome, ScanResult};
 use crate::parse::{InputError, ptr_seg};
+use crate::rules::ids;
 use crate::score::{self, FailOn};
 use std::path::Path;
 
 /// Whether a suppression covers a finding raised in scope `scope` (server or session id).
 fn covers(sup: &SuppressionEntry, f: &Finding, scope: &str) -> bool {
-    f.rule_id != "MTC-POL-010"
+    f.rule_id != ids::MTC_POL_010
         && sup.rule.eq_ignore_ascii_case(&f.rule_id)
         && f.server.as_deref().unwrap_or(scope) == sup.server
         && sup
@@ -87,7 +88,7 @@ pub fn apply(
             .map(|t| format!(" tool `{t}`"))
             .unwrap_or_default();
         let f = Finding::new(
-            "MTC-POL-010",
+            ids::MTC_POL_010,
             format!("the suppression of {} on `{}`{tool} expired on {} (owner {}): the finding counts again", sup.rule, sup.server, sup.expires, sup.owner),
             p.loc(&format!("/suppressions/{i}")),
         )
@@ -120,7 +121,7 @@ pub fn apply(
         let exists = crate::acquire::confine::inside(root, file).is_some_and(|p| p.exists());
         if scanned || !exists {
             own.push(
-                Finding::new("MTC-POL-011", format!("the policy approves server `{id}`, which no scanned config enables any more"), p.loc(&format!("/servers/{}", ptr_seg(id))))
+                Finding::new(ids::MTC_POL_011, format!("the policy approves server `{id}`, which no scanned config enables any more"), p.loc(&format!("/servers/{}", ptr_seg(id))))
                     .server(id)
                     .evidence(format!("[servers.\"{id}\"]")),
             );

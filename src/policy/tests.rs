@@ -67,7 +67,8 @@ fn a_full_policy_parses_with_defaults() {
     assert_eq!(p.gate.fail_on, None);
     assert!(p.gate.drifts_fail() && p.gate.require_entries);
     assert_eq!(
-        p.suppressions[0].rule, "MTC-META-001",
+        p.suppressions[0].rule,
+        crate::rules::ids::MTC_META_001,
         "rule ids are canonicalised"
     );
     assert_eq!(p.loc("/suppressions/0").line, 5);
@@ -253,20 +254,29 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
         "{:?}",
         rules_of(&a.findings)
     );
-    for id in ["MTC-POL-002", "MTC-POL-003", "MTC-POL-007", "MTC-POL-009"] {
+    for id in [
+        crate::rules::ids::MTC_POL_002,
+        crate::rules::ids::MTC_POL_003,
+        crate::rules::ids::MTC_POL_007,
+        crate::rules::ids::MTC_POL_009,
+    ] {
         assert!(rules_of(&a.findings).contains(&id), "{id}");
     }
     let expired = a
         .findings
         .iter()
-        .find(|f| f.rule_id == "MTC-POL-009")
+        .find(|f| f.rule_id == crate::rules::ids::MTC_POL_009)
         .unwrap();
     assert_eq!(
         (expired.location.path.as_str(), expired.location.line),
         ("mcptrustchecker.toml", 4)
     );
     let b = &r.servers[1];
-    for id in ["MTC-POL-005", "MTC-POL-006", "MTC-POL-009"] {
+    for id in [
+        crate::rules::ids::MTC_POL_005,
+        crate::rules::ids::MTC_POL_006,
+        crate::rules::ids::MTC_POL_009,
+    ] {
         assert!(
             rules_of(&b.findings).contains(&id),
             "{id}: {:?}",
@@ -276,7 +286,10 @@ fn a_matching_policy_passes_and_each_breach_is_reported() {
     assert_eq!(a.policy.as_ref().unwrap().decision, Decision::Fail);
     let v = verdict(&r, crate::score::FailOn::At(Grade::F));
     assert!(
-        v.failed && v.reasons.iter().any(|x| x.contains("MTC-POL-002")),
+        v.failed
+            && v.reasons
+                .iter()
+                .any(|x| x.contains(crate::rules::ids::MTC_POL_002)),
         "{:?}",
         v.reasons
     );
@@ -301,7 +314,7 @@ fn suppression_makes_an_exception_until_it_expires() {
     let f = a
         .findings
         .iter()
-        .find(|f| f.rule_id == "MTC-POL-002")
+        .find(|f| f.rule_id == crate::rules::ids::MTC_POL_002)
         .unwrap();
     assert_eq!(f.suppressed.as_ref().map(|s| s.owner.as_str()), Some("sec"));
     assert_eq!(a.score.value, 100, "a suppressed finding does not count");
@@ -330,7 +343,7 @@ fn suppression_makes_an_exception_until_it_expires() {
     let lapsed = a
         .findings
         .iter()
-        .find(|f| f.rule_id == "MTC-POL-010")
+        .find(|f| f.rule_id == crate::rules::ids::MTC_POL_010)
         .expect("lapse reported");
     assert_eq!(lapsed.location.line, 15);
     assert_eq!(a.policy.as_ref().unwrap().decision, Decision::Fail);
@@ -360,10 +373,10 @@ fn missing_entries_and_stale_entries() {
     assert!(
         r.servers
             .iter()
-            .all(|s| rules_of(&s.findings).contains(&"MTC-POL-001"))
+            .all(|s| rules_of(&s.findings).contains(&crate::rules::ids::MTC_POL_001))
     );
     let o = r.policy.as_ref().unwrap();
-    assert_eq!(rules_of(&o.findings), ["MTC-POL-011"]);
+    assert_eq!(rules_of(&o.findings), [crate::rules::ids::MTC_POL_011]);
     assert_eq!(o.findings[0].location.line, 1);
 
     let p = Policy::parse("[gate]\nrequire_entries = false\n", "mcptrustchecker.toml").unwrap();
@@ -379,7 +392,7 @@ fn missing_entries_and_stale_entries() {
     assert!(
         r.servers
             .iter()
-            .all(|s| !rules_of(&s.findings).contains(&"MTC-POL-001"))
+            .all(|s| !rules_of(&s.findings).contains(&crate::rules::ids::MTC_POL_001))
     );
 }
 
@@ -418,7 +431,7 @@ fn unpinned_launches() {
     let f: Vec<_> = r.servers[0]
         .findings
         .iter()
-        .filter(|f| f.rule_id == "MTC-POL-008")
+        .filter(|f| f.rule_id == crate::rules::ids::MTC_POL_008)
         .collect();
     assert_eq!(
         f.len(),
@@ -455,7 +468,10 @@ fn drafted_policy_parses_and_passes() {
             .iter()
             .filter(|x| x.starts_with("MTC-POL"))
             .collect::<Vec<_>>(),
-        [&"MTC-POL-005", &"MTC-POL-006"]
+        [
+            &crate::rules::ids::MTC_POL_005,
+            &crate::rules::ids::MTC_POL_006
+        ]
     );
     assert!(
         r.servers[0]

@@ -4,6 +4,7 @@
 use super::Policy;
 use crate::finding::{Finding, Severity};
 use crate::model::{Decision, Exception, PolicyVerdict, ServerResult};
+use crate::rules::ids;
 use crate::score::{self, FailOn, Grade};
 use std::collections::BTreeSet;
 
@@ -12,7 +13,7 @@ use std::collections::BTreeSet;
 /// like every detection rule, gates through the grade.
 pub fn is_violation(f: &Finding) -> bool {
     f.rule_id.starts_with("MTC-POL-")
-        && f.rule_id != "MTC-POL-004"
+        && f.rule_id != ids::MTC_POL_004
         && f.severity >= Severity::Medium
 }
 

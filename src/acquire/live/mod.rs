@@ -17,6 +17,7 @@ mod stdio;
 mod wire;
 
 use crate::finding::Finding;
+use crate::rules::ids;
 use crate::surface::{Coverage, Item, RemoteKind, ServerSurface, Transport};
 use serde::Serialize;
 use serde_json::Value;
@@ -499,7 +500,7 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
                 .unwrap_or_default()
         );
         out.push(
-            Finding::new("MTC-META-003", msg, loc.clone())
+            Finding::new(ids::MTC_META_003, msg, loc.clone())
                 .server(&s.id)
                 .evidence(ev),
         );
@@ -508,11 +509,11 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
         let method = req.get("method").and_then(Value::as_str).unwrap_or("");
         let (rule, what) = match method {
             "sampling/createMessage" => (
-                "MTC-LIVE-001",
+                ids::MTC_LIVE_001,
                 "asked the client to run a model completion (sampling)",
             ),
             "elicitation/create" => (
-                "MTC-LIVE-002",
+                ids::MTC_LIVE_002,
                 "asked the client to collect input from the user (elicitation)",
             ),
             _ => continue,
@@ -560,7 +561,7 @@ pub fn findings(report: &LiveReport, s: &ServerSurface) -> Vec<Finding> {
             .map(|t| t.name.clone())
             .collect();
         out.push(
-            Finding::new("MTC-LIVE-003", format!("server `{}` changed its tool list during the scan (notifications/tools/list_changed)", s.name), loc)
+            Finding::new(ids::MTC_LIVE_003, format!("server `{}` changed its tool list during the scan (notifications/tools/list_changed)", s.name), loc)
                 .server(&s.id)
                 .evidence(format!("added [{}]; removed [{}]; changed [{}]", added.join(", "), removed.join(", "), changed.join(", "))),
         );

@@ -5,6 +5,7 @@
 use super::ScanOptions;
 use crate::finding::Finding;
 use crate::model::Role;
+use crate::rules::ids;
 use crate::surface::{Item, ServerSurface};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -69,24 +70,30 @@ pub fn check(
     }
     // Capability inventory: one finding per server listing the tools (the score
     // should measure that the server can run code, not how many ways it can).
-    inventory(s, "MTC-CAP-001", "can execute code or commands", &exec, out);
     inventory(
         s,
-        "MTC-CAP-002",
+        ids::MTC_CAP_001,
+        "can execute code or commands",
+        &exec,
+        out,
+    );
+    inventory(
+        s,
+        ids::MTC_CAP_002,
         "can write, move or delete files",
         &write,
         out,
     );
     inventory(
         s,
-        "MTC-CAP-005",
+        ids::MTC_CAP_005,
         "write files or run code but declare no `destructiveHint`",
         &undeclared,
         out,
     );
     inventory(
         s,
-        "MTC-CAP-004",
+        ids::MTC_CAP_004,
         "read sensitive data and declare `openWorldHint: true` (they reach outside the local world)",
         &open_world,
         out,
@@ -195,7 +202,7 @@ fn tool_findings(
             .next()
             .unwrap_or("");
         let mut f = mk(
-            "MTC-CAP-003",
+            ids::MTC_CAP_003,
             format!(
                 "server `{}`: tool `{t}` claims {}",
                 s.name,
@@ -220,17 +227,17 @@ fn tool_findings(
         let pt = tokens(k);
         let field = format!("tools[{t}].inputSchema.properties.{k}");
         let hit = if tr.has(Role::CodeExec) && any_in(&pt, &p.injection).is_some() {
-            Some(("MTC-CAP-006", "command injection"))
+            Some((ids::MTC_CAP_006, "command injection"))
         } else if (tr.has(Role::ExternalSink)
             || tr.has(Role::UntrustedInput)
             || tr.has(Role::UrlFetch))
             && any_in(&pt, &p.ssrf).is_some()
         {
-            Some(("MTC-CAP-007", "server-side request forgery"))
+            Some((ids::MTC_CAP_007, "server-side request forgery"))
         } else if (tr.has(Role::FileWrite) || tr.has(Role::SensitiveSource))
             && any_in(&pt, &p.traversal).is_some()
         {
-            Some(("MTC-CAP-008", "path traversal"))
+            Some((ids::MTC_CAP_008, "path traversal"))
         } else {
             None
         };
@@ -355,7 +362,7 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
     let sampling = declared("sampling");
     let elicitation = declared("elicitation");
     if let Some(f) = &sampling {
-        out.push(Finding::new("MTC-CAP-009", format!("server `{}` declares the client capability `sampling`: it intends to ask the client's model to generate text", s.name), loc.clone()).server(&s.id).field(f.clone()).evidence(f));
+        out.push(Finding::new(ids::MTC_CAP_009, format!("server `{}` declares the client capability `sampling`: it intends to ask the client's model to generate text", s.name), loc.clone()).server(&s.id).field(f.clone()).evidence(f));
     }
     let Some(channel) = elicitation.as_ref().or(sampling.as_ref()) else {
         return;
@@ -363,7 +370,7 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
     let seekers = credential_seekers(s);
     if seekers.is_empty() {
         if let Some(f) = &elicitation {
-            out.push(Finding::new("MTC-CAP-010", format!("server `{}` declares the client capability `elicitation`: it intends to ask the user for input mid-call", s.name), loc).server(&s.id).field(f.clone()).evidence(f));
+            out.push(Finding::new(ids::MTC_CAP_010, format!("server `{}` declares the client capability `elicitation`: it intends to ask the user for input mid-call", s.name), loc).server(&s.id).field(f.clone()).evidence(f));
         }
         return;
     }
@@ -381,7 +388,7 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
         .map(|(w, what)| format!("{w} ({what})"))
         .collect();
     let mut f = Finding::new(
-        "MTC-CAP-011",
+        ids::MTC_CAP_011,
         format!(
             "server `{}` {how} and its surface seeks credentials: {}",
             s.name,
@@ -409,15 +416,15 @@ fn protocol_findings(s: &ServerSurface, out: &mut Vec<Finding>) {
 
 /// Every id this stage emits (a unit test checks each is catalogued).
 pub const RULE_IDS: &[&str] = &[
-    "MTC-CAP-001",
-    "MTC-CAP-002",
-    "MTC-CAP-003",
-    "MTC-CAP-004",
-    "MTC-CAP-005",
-    "MTC-CAP-006",
-    "MTC-CAP-007",
-    "MTC-CAP-008",
-    "MTC-CAP-009",
-    "MTC-CAP-010",
-    "MTC-CAP-011",
+    ids::MTC_CAP_001,
+    ids::MTC_CAP_002,
+    ids::MTC_CAP_003,
+    ids::MTC_CAP_004,
+    ids::MTC_CAP_005,
+    ids::MTC_CAP_006,
+    ids::MTC_CAP_007,
+    ids::MTC_CAP_008,
+    ids::MTC_CAP_009,
+    ids::MTC_CAP_010,
+    ids::MTC_CAP_011,
 ];

@@ -114,21 +114,26 @@ fn cap_001_002_005_and_preconditions() {
     assert_eq!(roles["run_command"], [Role::CodeExec].into());
     let ids = ids(&f);
     assert!(
-        ids.contains(&"MTC-CAP-001")
-            && ids.contains(&"MTC-CAP-002")
-            && ids.contains(&"MTC-CAP-006"),
+        ids.contains(&crate::rules::ids::MTC_CAP_001)
+            && ids.contains(&crate::rules::ids::MTC_CAP_002)
+            && ids.contains(&crate::rules::ids::MTC_CAP_006),
         "{ids:?}"
     );
     assert_eq!(
-        ids.iter().filter(|i| **i == "MTC-CAP-005").count(),
+        ids.iter()
+            .filter(|i| **i == crate::rules::ids::MTC_CAP_005)
+            .count(),
         1,
         "only run_command lacks destructiveHint"
     );
     assert!(
-        !ids.contains(&"MTC-CAP-008"),
+        !ids.contains(&crate::rules::ids::MTC_CAP_008),
         "a pattern constrains the path"
     );
-    let six = f.iter().find(|x| x.rule_id == "MTC-CAP-006").unwrap();
+    let six = f
+        .iter()
+        .find(|x| x.rule_id == crate::rules::ids::MTC_CAP_006)
+        .unwrap();
     assert_eq!(
         six.field.as_deref(),
         Some("tools[run_command].inputSchema.properties.command")
@@ -149,10 +154,13 @@ fn cap_007_008_fire_and_enum_silences() {
         .map(|x| (x.rule_id.as_str(), x.tool.as_deref()))
         .collect();
     assert!(
-        got.contains(&("MTC-CAP-007", Some("fetch_page"))),
+        got.contains(&(crate::rules::ids::MTC_CAP_007, Some("fetch_page"))),
         "{got:?}"
     );
-    assert!(got.contains(&("MTC-CAP-008", Some("read_file"))), "{got:?}");
+    assert!(
+        got.contains(&(crate::rules::ids::MTC_CAP_008, Some("read_file"))),
+        "{got:?}"
+    );
     assert!(
         !got.iter().any(|(_, t)| *t == Some("fetch_known")),
         "{got:?}"
@@ -169,7 +177,7 @@ fn cap_003_contradictions() {
     let (_, f) = run(&s);
     let hits: Vec<&str> = f
         .iter()
-        .filter(|x| x.rule_id == "MTC-CAP-003")
+        .filter(|x| x.rule_id == crate::rules::ids::MTC_CAP_003)
         .map(|x| x.tool.as_deref().unwrap())
         .collect();
     assert_eq!(hits, ["delete_file", "drop_table"]);
@@ -182,7 +190,7 @@ fn cap_003_contradictions() {
     let f = run(&s).1;
     let three = |t: &str| {
         f.iter()
-            .find(|x| x.rule_id == "MTC-CAP-003" && x.tool.as_deref() == Some(t))
+            .find(|x| x.rule_id == crate::rules::ids::MTC_CAP_003 && x.tool.as_deref() == Some(t))
             .map(|x| (x.severity, x.confidence))
     };
     use crate::finding::{Confidence, Severity};
@@ -199,11 +207,11 @@ fn cap_004_open_world_sensitive() {
     let s = surface(vec![
         json!({"name": "read_env", "annotations": {"openWorldHint": true}}),
     ]);
-    assert!(ids(&run(&s).1).contains(&"MTC-CAP-004"));
+    assert!(ids(&run(&s).1).contains(&crate::rules::ids::MTC_CAP_004));
     let s = surface(vec![
         json!({"name": "read_env", "annotations": {"openWorldHint": false}}),
     ]);
-    assert!(!ids(&run(&s).1).contains(&"MTC-CAP-004"));
+    assert!(!ids(&run(&s).1).contains(&crate::rules::ids::MTC_CAP_004));
 }
 
 #[test]
@@ -215,9 +223,9 @@ fn sampling_and_elicitation() {
     let f = run(&s).1;
     let ids = ids(&f);
     assert!(
-        ids.contains(&"MTC-CAP-009")
-            && ids.contains(&"MTC-CAP-011")
-            && !ids.contains(&"MTC-CAP-010"),
+        ids.contains(&crate::rules::ids::MTC_CAP_009)
+            && ids.contains(&crate::rules::ids::MTC_CAP_011)
+            && !ids.contains(&crate::rules::ids::MTC_CAP_010),
         "{ids:?}"
     );
     assert!(
@@ -232,7 +240,7 @@ fn sampling_and_elicitation() {
             .iter()
             .map(|x| x.rule_id.as_str())
             .collect::<Vec<_>>(),
-        ["MTC-CAP-010"]
+        [crate::rules::ids::MTC_CAP_010]
     );
     s.capabilities = Some(json!({"tools": {}, "logging": {}}));
     assert!(run(&s).1.is_empty());

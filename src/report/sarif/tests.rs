@@ -62,12 +62,15 @@ fn uris_are_repo_relative_or_refused() {
 
 #[test]
 fn fingerprint_ignores_lines_and_counts_repeats() {
-    let a = finding("MTC-UNI-001", "mcp.json", 4, "t");
-    let b = finding("MTC-UNI-001", "mcp.json", 40, "t");
+    let a = finding(crate::rules::ids::MTC_UNI_001, "mcp.json", 4, "t");
+    let b = finding(crate::rules::ids::MTC_UNI_001, "mcp.json", 40, "t");
     assert_eq!(fingerprint(&a, "s"), fingerprint(&b, "s"));
     assert_ne!(
         fingerprint(&a, "s"),
-        fingerprint(&finding("MTC-UNI-001", "mcp.json", 4, "u"), "s")
+        fingerprint(
+            &finding(crate::rules::ids::MTC_UNI_001, "mcp.json", 4, "u"),
+            "s"
+        )
     );
     let r = ScanResult {
         servers: vec![server(
@@ -111,7 +114,12 @@ fn unlocated_findings_are_dropped_with_a_notification() {
     let r = ScanResult {
         servers: vec![server(
             "mcp.json#a",
-            vec![finding("MTC-UNI-001", "/home/u/.cursor/mcp.json", 4, "t")],
+            vec![finding(
+                crate::rules::ids::MTC_UNI_001,
+                "/home/u/.cursor/mcp.json",
+                4,
+                "t",
+            )],
         )],
         ..Default::default()
     };
@@ -131,13 +139,18 @@ fn limits_keep_the_most_severe_and_say_so() {
     let mut fs = Vec::new();
     for i in 0..30 {
         fs.push(finding(
-            "MTC-META-002",
+            crate::rules::ids::MTC_META_002,
             "mcp.json",
             i + 1,
             &format!("low{i}"),
         ));
     }
-    fs.push(finding("MTC-UNI-001", "mcp.json", 99, "crit"));
+    fs.push(finding(
+        crate::rules::ids::MTC_UNI_001,
+        "mcp.json",
+        99,
+        "crit",
+    ));
     let r = ScanResult {
         servers: vec![server("mcp.json#a", fs)],
         ..Default::default()
@@ -152,7 +165,7 @@ fn limits_keep_the_most_severe_and_say_so() {
     ));
     let res = v["runs"][0]["results"].as_array().unwrap();
     assert_eq!(res.len(), 5);
-    assert_eq!(res[0]["ruleId"], "MTC-UNI-001");
+    assert_eq!(res[0]["ruleId"], crate::rules::ids::MTC_UNI_001);
     let note = v["runs"][0]["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
         .as_str()
         .unwrap();
@@ -172,7 +185,10 @@ fn limits_keep_the_most_severe_and_say_so() {
     let v = parse(&small);
     let n = v["runs"][0]["results"].as_array().unwrap().len();
     assert!(n < 31 && n > 0, "{n}");
-    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "MTC-UNI-001");
+    assert_eq!(
+        v["runs"][0]["results"][0]["ruleId"],
+        crate::rules::ids::MTC_UNI_001
+    );
 }
 
 /// The predicted shrink ends exactly where serialising at every step ends,
@@ -183,9 +199,9 @@ fn predicted_shrink_equals_the_serialising_loop() {
     for i in 0..120 {
         let mut f = finding(
             if i % 3 == 0 {
-                "MTC-UNI-001"
+                crate::rules::ids::MTC_UNI_001
             } else {
-                "MTC-META-002"
+                crate::rules::ids::MTC_META_002
             },
             "mcp.json",
             i + 1,
@@ -230,7 +246,7 @@ fn predicted_shrink_equals_the_serialising_loop() {
 
 #[test]
 fn suppressions_and_levels() {
-    let mut f = finding("MTC-UNI-001", "mcp.json", 4, "t");
+    let mut f = finding(crate::rules::ids::MTC_UNI_001, "mcp.json", 4, "t");
     f.suppressed = Some(Suppression {
         reason: "vendor fix pending".into(),
         owner: "sec-team".into(),
