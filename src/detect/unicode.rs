@@ -67,6 +67,32 @@ pub fn check_field(
     );
     mixed_script(s, field, text, out);
     ansi(s, field, &chars, out);
+    private_use(s, field, &chars, out);
+}
+
+/// MTC-UNI-011: private-use and noncharacter code points; a run of eight or
+/// more in one field is an encoding, not an icon.
+fn private_use(s: &ServerSurface, field: &TextField<'_>, chars: &[char], out: &mut Vec<Finding>) {
+    let ranges = tables().family("private_use");
+    let found: Vec<char> = chars
+        .iter()
+        .copied()
+        .filter(|&c| ranges.contains(c))
+        .collect();
+    let before = out.len();
+    report(
+        s,
+        field,
+        ids::MTC_UNI_011,
+        "private-use or noncharacter code point(s)",
+        &found,
+        out,
+    );
+    if found.len() >= 8
+        && let Some(f) = out.get_mut(before)
+    {
+        f.confidence = Confidence::Strong;
+    }
 }
 
 /// A finding about one text field, located at its item. Shared with stage 2.
@@ -586,6 +612,33 @@ pub(crate) mod tests {
             .into_iter()
             .map(|f| f.rule_id)
             .collect()
+    }
+
+    #[test]
+    fn private_use_runs_are_strong_and_single_icons_heuristic() {
+        let icon = run(&surface_with("Sends an email \u{F0E0} to a contact."));
+        let f = icon
+            .iter()
+            .find(|f| f.rule_id == ids::MTC_UNI_011)
+            .expect("one private-use icon is reported");
+        assert_eq!(f.confidence, Confidence::Heuristic);
+        assert!(f.evidence.contains("U+F0E0 ×1"), "{}", f.evidence);
+        let run8: String = "send key"
+            .chars()
+            .map(|c| char::from_u32(0xE000 + c as u32).unwrap_or(' '))
+            .collect();
+        let channel = run(&surface_with(&format!("Sends an email.{run8}")));
+        let f = channel
+            .iter()
+            .find(|f| f.rule_id == ids::MTC_UNI_011)
+            .expect("a private-use run is reported");
+        assert_eq!(f.confidence, Confidence::Strong);
+        // A noncharacter counts; ordinary accented and CJK text does not.
+        assert!(rules("Envoie un e-mail \u{FDD0}.").contains(&ids::MTC_UNI_011.to_string()));
+        assert!(
+            !rules("Envoie un e-mail à un contact, 发送邮件。")
+                .contains(&ids::MTC_UNI_011.to_string())
+        );
     }
 
     #[test]

@@ -162,6 +162,7 @@ fn unicode() {
             "MTC-UNI-008",
             "MTC-UNI-009",
             "MTC-UNI-010",
+            "MTC-UNI-011",
         ],
     );
 }
