@@ -1,0 +1,543 @@
+//! Signals derived from a sentence's text and its tool (addresses, values,
+//! parameters and tools named, URL templates), and the small clause helpers
+//! the sentence reader uses (conditions, lists, the user as subject, where an
+//! order's verb stands).
+
+use super::item::{ItemCtx, QUERY_SLOTS, identifiers, own_tool_names, same_name, squash, word_in};
+use super::reading::quote_spans;
+use super::signals::Sentence;
+use super::tables::{Derived, Tables, bit, tables};
+use crate::lang;
+use crate::surface::TextField;
+
+/// The words before a hit make it a condition: "when deploying", "if you delete".
+pub(super) fn in_condition(before: &str) -> bool {
+    // "Before the lookup, turn off …": the condition ends at its comma.
+    let before = before
+        .rfind([',', ';', ':'])
+        .map_or(before, |i| &before[i + 1..]);
+    let words: Vec<&str> = before
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    words.iter().any(|w| {
+        matches!(
+            *w,
+            "when"
+                | "whenever"
+                | "if"
+                | "while"
+                | "before"
+                | "after"
+                | "once"
+                | "upon"
+                | "unless"
+                | "until"
+                | "for"
+                | "to"
+                | "can"
+                | "may"
+                | "might"
+                | "cannot"
+                | "won't"
+                | "not"
+                | "never"
+                | "without"
+                | "that"
+                | "which"
+                | "who"
+                | "it"
+                | "this"
+                | "tool"
+        )
+    })
+}
+
+/// A weak verb used to list ("values include: …", "options include a, b"):
+/// a colon follows, or its subject is a plural noun of kinds.
+pub(super) fn lists_values(before: &str, after: &str) -> bool {
+    after.trim_start().starts_with(':')
+        || before.split_whitespace().next_back().is_some_and(|w| {
+            matches!(
+                w,
+                "values"
+                    | "options"
+                    | "types"
+                    | "examples"
+                    | "kinds"
+                    | "choices"
+                    | "formats"
+                    | "categories"
+                    | "objects"
+                    | "fields"
+                    | "properties"
+                    | "modes"
+                    | "states"
+                    | "statuses"
+                    | "levels"
+                    | "roles"
+                    | "scopes"
+                    | "events"
+                    | "resources"
+                    | "ones"
+                    | "these"
+                    | "they"
+                    | "which"
+                    | "that"
+                    | "entries"
+                    | "items"
+            )
+        })
+}
+
+/// The words before a verb end in the user as its subject: "the user",
+/// "the customer has".
+pub(super) fn user_is_subject(before: &str) -> bool {
+    let mut w = before.split_whitespace().rev();
+    let mut last = w.next();
+    if last.is_some_and(|x| {
+        matches!(
+            x,
+            "has" | "have" | "had" | "just" | "already" | "themselves"
+        )
+    }) {
+        last = w.next();
+    }
+    let Some(subject) = last else {
+        return false;
+    };
+    matches!(
+        subject,
+        "user" | "customer" | "client" | "caller" | "requester"
+    ) && matches!(w.next(), Some("the" | "a" | "your"))
+}
+
+pub(super) fn is_kana_or_hangul(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
+}
+
+/// Signals derived from the sentence text and the tool it belongs to.
+pub(super) fn derive(
+    t: &Tables,
+    ctx: &ItemCtx<'_>,
+    field: &TextField<'_>,
+    sentence: &str,
+    negated_from: Option<usize>,
+    mentioned: &dyn Fn(usize, usize) -> bool,
+    sen: &mut Sentence,
+) {
+    let bytes = sentence.as_bytes();
+    // An address or value inside a quoted example ("a description saying
+    // '… attacker@… …'") is reported, not given.
+    let used = |m: &regex::bytes::Match<'_>| !mentioned(m.start(), m.end());
+    let live = |start: usize| negated_from.is_none_or(|n| start < n);
+    let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    if sen.sigs & t.c.user_choice == 0
+        && let Some(m) = t.user_choice_re.find(bytes)
+    {
+        sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
+    }
+    if sentence.contains("://") || sentence.contains("www.") {
+        for u in t.url.find_iter(bytes).filter(used) {
+            let u = text(u);
+            sen.add(Derived::WhereExt as u8, &u);
+            sen.add(Derived::Value as u8, &u);
+            if u.contains('{')
+                || u.contains('<')
+                || u.contains('$')
+                || u.contains("%s")
+                || u.contains('[')
+            {
+                sen.add(Derived::UrlTemplate as u8, &u);
+                if t.auto_fetch.is_match(bytes) {
+                    sen.add(Derived::AutoFetch as u8, "fetched by the client itself");
+                }
+                // A placeholder's name says what the URL carries (`{last_user_question}`).
+                for (b, slot) in placeholder_data(&u) {
+                    sen.add(b, &slot);
+                }
+            }
+        }
+    }
+    // A Markdown image or link with a slot for data.
+    if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
+        sen.add(
+            Derived::UrlTemplate as u8,
+            "markdown link with a placeholder",
+        );
+        if sentence.contains("![") {
+            sen.add(Derived::AutoFetch as u8, "a markdown image");
+        }
+    }
+    if sentence.contains('@')
+        && let Some(m) = t.email.find_iter(bytes).find(used)
+    {
+        let e = text(m);
+        sen.add(Derived::WhereExt as u8, &e);
+        sen.add(Derived::Value as u8, &e);
+    }
+    // A bare host name ("forward them to cookie-jar.example.com").
+    if sen.sigs & bit(Derived::WhereExt as u8) == 0
+        && sentence.contains('.')
+        && let Some(m) = t
+            .host
+            .captures_iter(bytes)
+            .filter_map(|c| c.get(1))
+            .find(|m| used(m))
+    {
+        let h = text(m);
+        sen.add(Derived::WhereExt as u8, &h);
+        sen.add(Derived::Value as u8, &h);
+    }
+    // Addresses, account and card numbers all hold digits: most sentences have none.
+    let digits = bytes.iter().any(u8::is_ascii_digit);
+    if digits && let Some(m) = t.ip.find_iter(bytes).find(used) {
+        let ip = text(m);
+        if ip
+            .split('.')
+            .all(|o| o.parse::<u16>().is_ok_and(|n| n < 256))
+        {
+            sen.add(Derived::WhereExt as u8, &ip);
+            sen.add(Derived::Value as u8, &ip);
+        }
+    }
+    if let Some(m) = t.self_ref.find(bytes) {
+        sen.add(t.c.context.trailing_zeros() as u8, &text(m));
+    }
+    for caps in t.bare_dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
+        if let Some(n) = (1..=4).find_map(|i| caps.get(i)).map(text)
+            && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
+            && !ctx.scalars.contains(&n)
+        {
+            sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+            sen.add(Derived::WhereParam as u8, &n);
+            sen.add(Derived::ParamNamed as u8, &n);
+        }
+    }
+    if sentence.contains("'s")
+        && let Some(c) = t.possessive_tool.captures(bytes)
+    {
+        let owner = c.get(1).map(text).unwrap_or_default();
+        let tool = c.get(2).map(text).unwrap_or_default();
+        if !ctx.is_own_tool(&tool) && !ctx.s.name.to_lowercase().contains(&owner) {
+            sen.add(Derived::ToolKnown as u8, &format!("{owner}'s `{tool}`"));
+        }
+    }
+    // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo.
+    if sentence.contains('_')
+        && let Some(m) = t
+            .env_secret
+            .find_iter(bytes)
+            .find(|m| !auth_use(&sentence[..m.start()]))
+    {
+        sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
+    }
+    // An account or routing number named as such ("account 12345678").
+    if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
+        sen.add(Derived::Value as u8, &text(m));
+        sen.add(Derived::Account as u8, &text(m));
+    }
+    for re in [&t.iban, &t.wallet] {
+        if !digits {
+            break;
+        }
+        if let Some(m) = re.find_iter(bytes).find(used) {
+            sen.add(Derived::Value as u8, &text(m));
+            sen.add(Derived::Account as u8, &text(m));
+        }
+    }
+    // A quoted literal is an injected value unless it is an identifier (a
+    // parameter, tool or enum name the text documents).
+    for (qs, qe) in quote_spans(bytes).filter(|&(a, b)| !mentioned(a, b)) {
+        let inner = String::from_utf8_lossy(&bytes[qs..qe]).into_owned();
+        let inner = inner.trim_matches(['\'', '"']);
+        // A tool written as code (`'reconnect'`) is named however short its name.
+        if field.item.is_none_or(|i| !same_name(i, inner)) && !ctx.is_param(inner) {
+            if ctx.is_own_tool(inner) {
+                own_tool(ctx, sen, inner);
+            } else if t.known_tools.contains(inner) {
+                sen.add(Derived::ToolKnown as u8, inner);
+            }
+        }
+        let identifier = inner
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+            sen.add(Derived::Value as u8, inner);
+            break;
+        }
+    }
+    if digits && let Some(m) = t.long_number.find(bytes) {
+        sen.add(Derived::Value as u8, &text(m));
+    }
+    // A phone number written out ("+34 600 112 233"): a concrete destination.
+    if digits
+        && sentence.contains('+')
+        && let Some(m) = t.phone.find_iter(bytes).find(used)
+    {
+        sen.add(Derived::Value as u8, &text(m));
+    }
+    // Parameters: the field's own parameter, or one named in the sentence.
+    if let Some(p) = &ctx.own_param {
+        sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
+        sen.add(Derived::InSlot as u8, &format!("text of parameter `{p}`"));
+        // A recipient, amount or repository parameter is itself what tampering changes.
+        let words = crate::detect::capability::tokens(p).join(" ");
+        let b = t
+            .lex
+            .find(&lang::normalize(&words).text)
+            .iter()
+            .fold(0u128, |m, h| m | bit(h.concept as u8));
+        if b & t.c.shadow_object != 0 {
+            sen.add(
+                t.c.shadow_object.trailing_zeros() as u8,
+                &format!("parameter `{p}`"),
+            );
+        }
+    }
+    // A parameter counts as named when it is written as code, or is an
+    // identifier no prose word could be (`tone_reference`), or is called a field.
+    let params = ctx.param_names();
+    for p in params {
+        if ctx.own_param.as_deref() == Some(p.as_str()) {
+            continue;
+        }
+        let named = sentence.contains(&format!("'{p}'"))
+            || ((p.contains('_') || p.contains('-') || p.chars().any(|c| c.is_ascii_digit()))
+                && word_in(sentence, p))
+            || ["field", "parameter", "param", "argument", "property"]
+                .iter()
+                .any(|w| sentence.contains(&format!("{p} {w}")));
+        if named {
+            sen.add(Derived::WhereParam as u8, p);
+            sen.add(Derived::ParamNamed as u8, p);
+            break;
+        }
+    }
+    // In a parameter's own text, "here" and "this field" name the parameter.
+    if ctx.own_param.is_some() && t.here.is_match(bytes) {
+        sen.add(Derived::Dest as u8, "here (this parameter)");
+    }
+    // Destination slots: into `x`, as `x`, set `x` to.
+    for caps in t.dest.captures_iter(bytes) {
+        if !live(caps.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
+        let name = (1..=3)
+            .find_map(|i| caps.get(i))
+            .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
+        match name {
+            Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
+            Some(n) => {
+                sen.add(Derived::Dest as u8, &format!("into `{n}`"));
+                if ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()) {
+                    sen.add(Derived::WhereParam as u8, &n);
+                    sen.add(Derived::ParamNamed as u8, &n);
+                }
+            }
+            None => sen.add(
+                Derived::Dest as u8,
+                &text(caps.get(0).expect("whole match")),
+            ),
+        }
+    }
+    if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
+        sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
+    }
+    // Tools: code-formatted or identifier-shaped names of another tool.
+    for caps in t
+        .call
+        .captures_iter(bytes)
+        .chain(t.bare_call.captures_iter(bytes))
+    {
+        let (Some(whole), Some(m)) = (caps.get(0), caps.get(1)) else {
+            continue;
+        };
+        let n = text(m);
+        if !live(whole.start())
+            || ctx.is_param(&n)
+            || field.item.is_some_and(|i| same_name(i, &n))
+            || t.env_secret.is_match(n.as_bytes())
+        {
+            continue;
+        }
+        sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
+        if ctx.is_own_tool(&n) {
+            own_tool(ctx, sen, &n);
+        } else if t.known_tools.contains(&n) {
+            sen.add(Derived::ToolKnown as u8, &n);
+        }
+    }
+    for tok in identifiers(sentence) {
+        let is_self = field.item.is_some_and(|i| i.eq_ignore_ascii_case(tok));
+        if is_self || ctx.is_param(tok) {
+            continue;
+        }
+        if ctx.is_own_tool(tok) {
+            own_tool(ctx, sen, tok);
+        } else if t.known_tools.contains(tok) {
+            sen.add(Derived::ToolKnown as u8, tok);
+        }
+    }
+    for caps in t.known_word.captures_iter(bytes) {
+        let w = caps
+            .get(1)
+            .or_else(|| caps.get(2))
+            .or_else(|| caps.get(3))
+            .map(text)
+            .unwrap_or_default();
+        if !ctx.is_own_tool(&w) {
+            sen.add(
+                Derived::ToolKnown as u8,
+                &text(caps.get(0).expect("whole match")),
+            );
+        }
+    }
+}
+
+/// The data a URL template's placeholders name: `{user_email}` is personal
+/// data, `{last_user_question}` the user's own words. One entry per concept.
+fn placeholder_data(url: &str) -> Vec<(u8, String)> {
+    let mut out: Vec<(u8, String)> = Vec::new();
+    let mut rest = url;
+    while let Some(open) = rest.find(['{', '<']) {
+        let close = if rest.as_bytes()[open] == b'{' {
+            '}'
+        } else {
+            '>'
+        };
+        let Some(len) = rest[open + 1..].find(close) else {
+            break;
+        };
+        let name = &rest[open + 1..open + 1 + len];
+        rest = &rest[open + 1 + len..];
+        let words = crate::detect::capability::tokens(name);
+        let mut bits = ItemCtx::concepts_of(&words.join(" "));
+        if words.iter().any(|w| QUERY_SLOTS.contains(&w.as_str())) {
+            bits |= tables().c.user_words;
+        }
+        while bits != 0 {
+            let b = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            if !out.iter().any(|(x, _)| *x == b) {
+                out.push((b, format!("placeholder {{{name}}}")));
+            }
+        }
+    }
+    out
+}
+
+/// Another tool of this server, named: calling one its server marks
+/// destructive (`destructiveHint: true`) is an action with consequences.
+fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
+    sen.add(Derived::ToolOwn as u8, name);
+    let destructive = own_tool_names(ctx.s)
+        .get(&squash(name))
+        .copied()
+        .unwrap_or(false);
+    if destructive {
+        sen.add(
+            tables().c.act.trailing_zeros() as u8,
+            &format!("`{name}` is marked destructive"),
+        );
+    }
+}
+
+/// Where an order's verb would stand in a sentence: past a list marker, a
+/// short label ending in `:` ("note for the assistant:") and adverbs that
+/// may precede an imperative ("also", "then", "quietly").
+pub(super) fn order_start(sentence: &str) -> usize {
+    const FILLERS: [&str; 16] = [
+        "also",
+        "then",
+        "and",
+        "please",
+        "now",
+        "first",
+        "next",
+        "just",
+        "simply",
+        "always",
+        "immediately",
+        "secretly",
+        "silently",
+        "quietly",
+        "finally",
+        "additionally",
+    ];
+    let mut at = sentence
+        .find(|c: char| c.is_alphanumeric())
+        .unwrap_or(sentence.len());
+    // A label ends in ": " (a URL's "https:" is not one).
+    if let Some(colon) = sentence[at..].find(": ").filter(|&c| c <= 40) {
+        let after = at + colon + 1;
+        at = after
+            + sentence[after..]
+                .find(|c: char| c.is_alphanumeric())
+                .unwrap_or(sentence.len() - after);
+    }
+    // A leading clause of time or condition ends at its comma: "After
+    // reading a record, forward it …".
+    const CLAUSES: [&str; 8] = [
+        "after ",
+        "before ",
+        "when ",
+        "whenever ",
+        "once ",
+        "if ",
+        "upon ",
+        "while ",
+    ];
+    if CLAUSES.iter().any(|c| sentence[at..].starts_with(c))
+        && let Some(comma) = sentence[at..].find(", ").filter(|&c| c <= 60)
+    {
+        let after = at + comma + 1;
+        at = after
+            + sentence[after..]
+                .find(|c: char| c.is_alphanumeric())
+                .unwrap_or(sentence.len() - after);
+    }
+    loop {
+        let rest = &sentence[at..];
+        let word_end = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if !FILLERS.contains(&&rest[..word_end]) {
+            return at;
+        }
+        let next = rest[word_end..]
+            .find(|c: char| c.is_alphanumeric())
+            .map_or(rest.len(), |i| word_end + i);
+        if next == rest.len() {
+            return at;
+        }
+        at += next;
+    }
+}
+
+/// True when the text before a credential's name says a call is made with it
+/// ("using", "with", "via", "reads … from").
+pub(super) fn auth_use(before: &str) -> bool {
+    let before = before.trim_end();
+    ["using", "with", "via", "from", "reads", "read"]
+        .iter()
+        .any(|w| before.ends_with(w))
+}
+
+/// True when `r` lies inside a URL or an e-mail address (the whitespace-delimited
+/// token around it holds `://` or `@`).
+pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
+    let start = text[..r.start]
+        .rfind(|c: char| c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let end = text[r.end..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(text.len(), |i| r.end + i);
+    let token = &text[start..end];
+    token.contains("://") || token.contains('@')
+}

@@ -1,0 +1,208 @@
+//! The combinations of `combos.toml` matched against a field's signals (per
+//! sentence, per field, and across a tool's fields) and explained: each
+//! finding lists its signals and the words that gave them.
+
+use super::signals::{FieldSignals, Sentence, Structure};
+use super::tables::{Combo, Derived, Scope, Tables, bit, tables};
+use crate::finding::Confidence;
+use std::collections::HashSet;
+
+/// Item scope: the fields of one tool together (half the payload in the
+/// description, half in a parameter). A combination needs one core sentence
+/// holding its `all` groups and, in other fields, its `with` groups; raised
+/// only for rules no field raised.
+pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<Structure> {
+    let t = tables();
+    let mut out = Vec::new();
+    for combo in t.combos.iter().filter(|c| c.scope == Scope::Item) {
+        if already.contains(&combo.rule) {
+            continue;
+        }
+        let mut best: Option<Structure> = None;
+        for (fi, f) in fields.iter().enumerate() {
+            for core in &f.sentences {
+                let core_sigs = core.sigs | f.field_sigs;
+                if !combo.matches(core_sigs) {
+                    continue;
+                }
+                // The rest from other fields' sentences.
+                let mut rest = 0u128;
+                let mut rest_fields = Vec::new();
+                let mut merged = core.clone();
+                for (gi, g) in fields.iter().enumerate() {
+                    if gi == fi || g.path == f.path {
+                        continue;
+                    }
+                    for s in &g.sentences {
+                        let useful = combo.with.iter().fold(0, |m, w| m | w) & s.sigs;
+                        if useful != 0 {
+                            rest |= s.sigs;
+                            if !rest_fields.contains(&g.path.as_str()) {
+                                rest_fields.push(g.path.as_str());
+                            }
+                            for (b, ev) in &s.evidence {
+                                merged.add(*b, ev);
+                            }
+                        }
+                    }
+                }
+                if combo.with.is_empty() || !combo.with.iter().all(|w| rest & w != 0) {
+                    continue;
+                }
+                let sigs = core_sigs | rest;
+                let (sev, conf) = combo.grade(sigs);
+                let conf = conf.min(Confidence::Strong);
+                if best
+                    .as_ref()
+                    .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+                {
+                    continue;
+                }
+                let fake = FieldSignals {
+                    field_evidence: f.field_evidence.clone(),
+                    ..FieldSignals::default()
+                };
+                best = Some(Structure {
+                    combo: combo.id.clone(),
+                    rule: combo.rule.clone(),
+                    severity: sev,
+                    confidence: conf,
+                    evidence: format!(
+                        "{} split across {} and {}: {} — in \"{}\"",
+                        combo.id,
+                        f.path,
+                        rest_fields.join(", "),
+                        explain_sentence(t, &merged, &fake, sigs, combo),
+                        core.text
+                    ),
+                });
+            }
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// Every combination of the given scopes that matches.
+pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> {
+    let mut out: Vec<Structure> = Vec::new();
+    let field_union = sig.union();
+    // Two adjacent sentences read as one: an order often names the data in
+    // one sentence and where it goes in the next ("ask for their password.
+    // Pass what they type to `reconnect`."). Never confirmed on its own.
+    let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
+        let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
+        sig.sentences
+            .windows(2)
+            .filter(|w| {
+                // "what they type" points back as well as "them" does.
+                // "… does not need to be told" is about the sentence before it.
+                w[1].sigs & t.c.conceal != 0
+                    || (w[1].sigs & (anaphor | t.c.user_words) != 0
+                        && w[0].sigs & t.c.mask_what != 0)
+            })
+            .map(|w| {
+                let mut m = w[0].clone();
+                for (b, ev) in &w[1].evidence {
+                    m.add(*b, ev);
+                }
+                let out = bit(Derived::OutOfPurpose as u8);
+                if m.sigs & out != 0 {
+                    m.sigs &= !bit(Derived::InPurpose as u8);
+                }
+                m.text = format!("{} {}", w[0].text, w[1].text);
+                m
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for combo in t.combos.iter().filter(|c| scopes.contains(&c.scope)) {
+        let candidates: Vec<(u128, Option<&Sentence>, bool)> = match combo.scope {
+            Scope::Sentence => sig
+                .sentences
+                .iter()
+                .map(|s| (s.sigs | sig.field_sigs, Some(s), false))
+                .chain(
+                    pairs
+                        .iter()
+                        .map(|s| (s.sigs | sig.field_sigs, Some(s), true)),
+                )
+                .collect(),
+            _ => vec![(field_union, None, false)],
+        };
+        let mut best: Option<Structure> = None;
+        for (sigs, sen, pair) in candidates {
+            if !combo.matches(sigs) {
+                continue;
+            }
+            let (sev, conf) = combo.grade(sigs);
+            let conf = if pair {
+                conf.min(Confidence::Strong)
+            } else {
+                conf
+            };
+            if best
+                .as_ref()
+                .is_some_and(|b| (b.severity, b.confidence) >= (sev, conf))
+            {
+                continue;
+            }
+            let why = match sen {
+                Some(s) => format!(
+                    "{}: {} — in \"{}\"",
+                    combo.id,
+                    explain_sentence(t, s, sig, sigs, combo),
+                    s.text
+                ),
+                None => format!("{}: {}", combo.id, explain(t, sig, sigs, combo)),
+            };
+            best = Some(Structure {
+                combo: combo.id.clone(),
+                rule: combo.rule.clone(),
+                severity: sev,
+                confidence: conf,
+                evidence: why,
+            });
+        }
+        out.extend(best);
+    }
+    out
+}
+
+/// The signals of `combo` that are present, each with its words.
+fn explain_sentence(
+    t: &Tables,
+    s: &Sentence,
+    f: &FieldSignals,
+    sigs: u128,
+    combo: &Combo,
+) -> String {
+    let relevant = combo
+        .all
+        .iter()
+        .chain(&combo.escalate)
+        .chain(&combo.confirm)
+        .fold(combo.weaken, |m, g| m | g);
+    let mut parts = Vec::new();
+    for (b, ev) in s.evidence.iter().chain(&f.field_evidence) {
+        if sigs & relevant & bit(*b) != 0 && !parts.iter().any(|(x, _): &(u8, String)| x == b) {
+            parts.push((*b, format!("{} \"{}\"", t.name(*b), ev)));
+        }
+    }
+    parts
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn explain(t: &Tables, f: &FieldSignals, sigs: u128, combo: &Combo) -> String {
+    let mut all = Sentence::default();
+    for s in &f.sentences {
+        for (b, ev) in &s.evidence {
+            all.add(*b, ev);
+        }
+    }
+    explain_sentence(t, &all, f, sigs, combo)
+}

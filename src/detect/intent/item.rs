@@ -1,0 +1,340 @@
+//! The tool a field belongs to: its parameters, what it and its server are
+//! about (the purpose the data a sentence names is judged against), and the
+//! names of its server's tools.
+
+use super::reading::quote_spans;
+use super::tables::{bit, find_gated, tables};
+use crate::lang;
+use crate::surface::{ServerSurface, TextField};
+
+/// What the field's tool is: its name, parameter names and the first sentence
+/// of its description, plus its other tools' names for `tool_own`.
+pub(super) struct ItemCtx<'a> {
+    pub(super) s: &'a ServerSurface,
+    item: Option<&'a crate::surface::Item>,
+    /// The property whose schema holds the field (`tools[x].inputSchema.properties.P…`).
+    pub(super) own_param: Option<String>,
+    /// The item's parameter (or prompt argument) names, lowercased.
+    params: Vec<String>,
+    /// Parameters typed boolean, integer or number: no text fits in them, so
+    /// "offer to `redact` …" names no destination.
+    pub(super) scalars: Vec<String>,
+}
+
+impl<'a> ItemCtx<'a> {
+    pub(super) fn new(s: &'a ServerSurface, field: &TextField<'a>) -> Self {
+        let item = field.item.and_then(|name| match field.item_kind {
+            "tool" => s.tool(name),
+            "prompt" => s.prompts.iter().find(|p| p.name == name),
+            "resource" => s.resources.iter().find(|p| p.name == name),
+            "resource-template" => s.resource_templates.iter().find(|p| p.name == name),
+            _ => None,
+        });
+        let own_param = field
+            .path
+            .split(".properties.")
+            .nth(1)
+            .or_else(|| {
+                (field.item_kind == "prompt")
+                    .then(|| field.path.split(".arguments.").nth(1))
+                    .flatten()
+            })
+            .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
+        let (params, scalars) = Self::collect_params(item);
+        ItemCtx {
+            s,
+            item,
+            own_param,
+            params,
+            scalars,
+        }
+    }
+
+    pub(super) fn param_names(&self) -> &[String] {
+        &self.params
+    }
+
+    /// Parameter names, and those of them typed boolean, integer or number,
+    /// from one walk over the schema.
+    fn collect_params(item: Option<&crate::surface::Item>) -> (Vec<String>, Vec<String>) {
+        let Some(item) = item else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut scalars = Vec::new();
+        for (k, v) in crate::detect::capability::params(item) {
+            let k = k.to_lowercase();
+            if v.get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"))
+            {
+                scalars.push(k.clone());
+            }
+            out.push(k);
+        }
+        if let Some(args) = item.raw.get("arguments").and_then(|a| a.as_array()) {
+            out.extend(
+                args.iter()
+                    .filter_map(|a| a.get("name").and_then(|n| n.as_str()))
+                    .map(str::to_lowercase),
+            );
+        }
+        out.retain(|n| n.len() >= 2);
+        (out, scalars)
+    }
+
+    pub(super) fn concepts_of(words: &str) -> u128 {
+        let t = tables();
+        let norm = lang::normalize(words);
+        let sentences = lang::sentences(&norm.text);
+        find_gated(t, &norm.text, &sentences)
+            .0
+            .iter()
+            .fold(0u128, |m, h| m | bit(h.concept as u8))
+            & (t.c.mask_what | t.c.mask_control)
+    }
+
+    /// Sensitive-data concepts the tool's purpose names: its name and first
+    /// sentence, and what its server is about (a CRM server's tools are about
+    /// contacts even when one tool's name is not).
+    pub(super) fn purpose(&self) -> u128 {
+        let mut words = String::new();
+        if let Some(item) = self.item {
+            words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
+            words.push_str(" . ");
+            words.push_str(first_sentence(item.description()));
+        }
+        Self::concepts_of(&words) | server_purpose(self.s)
+    }
+
+    /// Sensitive-data concepts named by the parameter a sentence fills (its own
+    /// name says what it carries: `api_key`, `originalUserMessage`, `mail_password`).
+    pub(super) fn slot_purpose(&self, sentence: &str) -> u128 {
+        let mut words = String::new();
+        let mut slots: Vec<String> = Vec::new();
+        if let Some(p) = &self.own_param {
+            slots.push(p.clone());
+        }
+        for p in self.param_names() {
+            if word_in(sentence, p) {
+                slots.push(p.clone());
+            }
+        }
+        let mut bits = 0;
+        // A nested parameter written as code (`'outputdir'`) is a slot too,
+        // for the one thing its name can say: that it holds a location.
+        let b = sentence.as_bytes();
+        for (qs, qe) in quote_spans(b) {
+            let inner = &sentence[qs + 1..qe - 1];
+            if inner.len() <= 40
+                && inner
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                && path_suffix(inner)
+            {
+                bits |= tables().c.private_files;
+            }
+        }
+        for p in &slots {
+            let toks = crate::detect::capability::tokens(p);
+            // A "name" that is a sentence (`paste_full_contents_of_…_here`) is
+            // a carrier, not a description of what the slot holds.
+            if toks.len() > 5 {
+                continue;
+            }
+            if toks.iter().any(|t| QUERY_SLOTS.contains(&t.as_str())) {
+                bits |= tables().c.user_words;
+            }
+            // A path parameter names files and folders: "use the user's
+            // Downloads folder as `outputDir`" says where, not what is taken.
+            // Only the field's own parameter here (a prose "folder" names none);
+            // parameters written as code are read below.
+            if self.own_param.as_deref() == Some(p.as_str())
+                && toks
+                    .iter()
+                    .any(|t| PATH_SLOTS.contains(&t.as_str()) || path_suffix(t))
+            {
+                bits |= tables().c.private_files;
+            }
+            words.push_str(" . ");
+            words.push_str(&toks.join(" "));
+        }
+        if !words.is_empty() {
+            bits |= Self::concepts_of(&words);
+        }
+        bits
+    }
+
+    /// The tool runs, lints or rates commands by name.
+    pub(super) fn shell_like(&self) -> bool {
+        self.item.is_some_and(|item| {
+            crate::detect::capability::tokens(&item.name)
+                .iter()
+                .any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "shell"
+                            | "exec"
+                            | "execute"
+                            | "command"
+                            | "commands"
+                            | "terminal"
+                            | "run"
+                            | "bash"
+                            | "script"
+                            | "cmd"
+                            | "process"
+                            | "lint"
+                            | "linter"
+                            | "check"
+                            | "analyze"
+                            | "analyse"
+                            | "audit"
+                            | "rate"
+                            | "score"
+                            | "scan"
+                    )
+                })
+        })
+    }
+
+    pub(super) fn is_param(&self, name: &str) -> bool {
+        self.param_names().iter().any(|p| p == name)
+    }
+
+    pub(super) fn is_own_tool(&self, name: &str) -> bool {
+        own_tool_names(self.s).contains_key(&squash(name))
+    }
+}
+
+/// A name that ends as a location does (`outputdir`, `repo_path`); "file"
+/// is not a suffix here ("profile").
+fn path_suffix(name: &str) -> bool {
+    ["dir", "path", "folder", "directory"]
+        .iter()
+        .any(|w| name.ends_with(w))
+}
+
+/// A query, prompt or message slot carries the user's own words by design.
+/// Words of a parameter name that make it a file-system location.
+const PATH_SLOTS: &[&str] = &[
+    "dir",
+    "directory",
+    "path",
+    "folder",
+    "file",
+    "filename",
+    "filepath",
+    "location",
+    "cwd",
+    "root",
+];
+
+pub(super) const QUERY_SLOTS: &[&str] = &[
+    "query",
+    "q",
+    "question",
+    "prompt",
+    "search",
+    "text",
+    "input",
+    "message",
+    "topic",
+    "request",
+    "term",
+    "keywords",
+    "ask",
+    "content",
+    "body",
+    "instruction",
+    "task",
+];
+
+/// The first sentence of a description (at most 400 bytes): what the tool says it is.
+fn first_sentence(text: &str) -> &str {
+    let cut = text
+        .char_indices()
+        .find(|&(i, c)| {
+            // Scripts without spaces end a sentence with their own full stop.
+            matches!(c, '。' | '！' | '？' | '।' | '؟')
+                || matches!(c, '.' | '\n' | '!' | '?')
+                    && text[i + c.len_utf8()..].starts_with([' ', '\n'])
+        })
+        .map_or(text.len(), |(i, _)| i)
+        .min(400);
+    &text[..text.floor_char_boundary(cut)]
+}
+
+/// What a server is about, computed once per surface: its name, the first
+/// sentence of its instructions, and each tool's name and first sentence.
+fn server_purpose(s: &ServerSurface) -> u128 {
+    *s.purpose.get_or_init(|| {
+        let mut words = s.name.replace(['_', '-'], " ");
+        if let Some(i) = &s.instructions {
+            words.push_str(" . ");
+            words.push_str(first_sentence(i));
+        }
+        for t in s.tools.iter().take(512) {
+            words.push_str(" . ");
+            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+            words.push_str(" . ");
+            words.push_str(first_sentence(t.description()));
+        }
+        ItemCtx::concepts_of(&words)
+    })
+}
+
+/// An identifier with case and separators removed, so `runRollbackPipeline`,
+/// `run_rollback_pipeline` and `run-rollback-pipeline` are one name.
+pub(super) fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+pub(super) fn same_name(a: &str, b: &str) -> bool {
+    squash(a) == squash(b)
+}
+
+/// The server's tool names, squashed, built once per surface (a lookup per
+/// identifier would otherwise scan every tool of a 10,000-tool catalog).
+pub(super) fn own_tool_names(s: &ServerSurface) -> &std::collections::HashMap<String, bool> {
+    s.tool_names.get_or_init(|| {
+        s.tools
+            .iter()
+            .map(|t| {
+                let destructive =
+                    crate::detect::capability::annotation(t, "destructiveHint") == Some(true);
+                (squash(&t.name), destructive)
+            })
+            .collect()
+    })
+}
+
+/// Identifier-shaped tokens (`read_file`, `slack-post`).
+pub(super) fn identifiers(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| w.len() >= 4 && (w.contains('_') || w.contains('-')))
+        .map(|w| w.trim_matches('-'))
+}
+
+/// `w` occurs in `hay` as a whole word.
+pub(super) fn word_in(hay: &str, w: &str) -> bool {
+    if w.is_empty() {
+        return false;
+    }
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(w) {
+        let s = from + i;
+        let e = s + w.len();
+        let before = hay[..s].chars().next_back();
+        let after = hay[e..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        if edge(before) && edge(after) {
+            return true;
+        }
+        from = e;
+    }
+    false
+}

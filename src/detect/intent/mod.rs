@@ -1,0 +1,545 @@
+//! Stage 2, attack structure: the instruction aimed at the model, whatever its
+//! words or language.
+//!
+//! An attack in tool metadata has a shape it cannot avoid: it addresses the
+//! model, asks it to move data or act beyond the tool's purpose, names what to
+//! take and where to put it, and often asks it to keep quiet. Each sentence of
+//! a field is read for those parts — concepts of `src/data/lang/intent.toml`
+//! (twelve languages) plus signals derived from the text and its tool (a named
+//! parameter, another server's tool, a URL with a slot for data, hidden text,
+//! data the tool's purpose never mentions) — and `src/data/lang/combos.toml`
+//! says which combinations make a finding. Every finding lists its signals and
+//! the words that gave them, so a reviewer sees why in one line.
+//!
+//! The reader is split along its seams, each file depending only on those
+//! listed before it:
+//! - `tables.rs`: the compiled tables (lexicon, combinations, the concept
+//!   masks the code reads, patterns) and the lexicon lookups (`find_gated`,
+//!   `frame_hits`);
+//! - `signals.rs`: what a sentence and a field name (`Sentence`,
+//!   `FieldSignals`), what is found (`Structure`) and the pattern stage's
+//!   facts (`PatternFacts`);
+//! - `reading.rs`: a field as the model reads it (`Reading`), with the quoted
+//!   spans that only mention attacks marked;
+//! - `item.rs`: the field's tool (`ItemCtx`): its parameters, its purpose and
+//!   its server's, its sibling tools' names;
+//! - `derive.rs`: signals derived from a sentence's text and tool (`derive`)
+//!   and the clause helpers the sentence reader uses (conditions, lists, the
+//!   order's verb);
+//! - `evaluate.rs`: the combinations matched and explained, per sentence and
+//!   field and across a tool's fields (`analyse_item`);
+//! - this file: one field read (`analyse`), `trace` and `kinds`.
+
+mod derive;
+mod evaluate;
+mod item;
+mod reading;
+mod signals;
+mod tables;
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use evaluate::analyse_item;
+pub use reading::Reading;
+pub use signals::{FieldSignals, PatternFacts, Sentence, Structure};
+pub use tables::{Combo, Derived, Fnv, FnvBuild, Scope, Tables, tables};
+
+use crate::finding::Severity;
+use crate::lang;
+use crate::surface::{ServerSurface, TextField};
+use derive::{
+    auth_use, derive, in_address, in_condition, is_kana_or_hangul, lists_values, order_start,
+    user_is_subject,
+};
+use evaluate::evaluate;
+use item::ItemCtx;
+use tables::bit;
+
+/// The signals of every sentence of one field, one line each: a tuning aid
+/// (`detection_eval --case ID`) that shows why a structure did or did not form.
+pub fn trace(sig: &FieldSignals) -> Vec<String> {
+    let t = tables();
+    let names = |ev: &[(u8, String)]| {
+        ev.iter()
+            .map(|(b, w)| format!("{}={w:?}", t.name(*b)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = Vec::new();
+    if !sig.field_evidence.is_empty() {
+        out.push(format!(
+            "{} (field): {}",
+            sig.path,
+            names(&sig.field_evidence)
+        ));
+    }
+    for s in &sig.sentences {
+        out.push(format!(
+            "{}: {}  <- {:?}",
+            sig.path,
+            names(&s.evidence),
+            crate::text::truncate_chars(&s.text, 120)
+        ));
+    }
+    out
+}
+
+/// Read one field: its signals and the structures they make.
+pub fn analyse(
+    s: &ServerSurface,
+    field: &TextField<'_>,
+    hidden: bool,
+    facts: &PatternFacts,
+    reading: Option<&Reading>,
+) -> (Vec<Structure>, FieldSignals) {
+    let t = tables();
+    let mut sig = FieldSignals {
+        path: field.path.clone(),
+        ..FieldSignals::default()
+    };
+    let Some(reading) = reading else {
+        return (Vec::new(), sig);
+    };
+    let text = reading.text.as_str();
+    if hidden {
+        sig.field_sigs |= bit(Derived::Hidden as u8);
+        sig.field_evidence
+            .push((Derived::Hidden as u8, "hidden from a reviewer".into()));
+    }
+    // A command belongs to the sentence that holds it (a field-wide signal
+    // would join it to any directive elsewhere in the text).
+    let cmd_norm = facts.cmd.as_ref().map(|c| {
+        let n = lang::normalize(c).text;
+        crate::text::truncate_chars(&n, 24)
+            .trim_end_matches('…')
+            .to_string()
+    });
+    if let Some(c) = &facts.fetch_exec {
+        sig.field_sigs |= bit(Derived::CmdFetchExec as u8);
+        sig.field_evidence
+            .push((Derived::CmdFetchExec as u8, c.clone()));
+    }
+    if is_schema_value(&field.path) {
+        sig.field_sigs |= bit(Derived::SchemaValue as u8);
+        sig.field_evidence.push((
+            Derived::SchemaValue as u8,
+            "a value the model may use as is".into(),
+        ));
+    }
+    // A label has no reason to be a sentence, still less one that gives orders.
+    let words = text.split_whitespace().count();
+    if (field.path.ends_with(".title") && !field.path.contains("Schema") && words >= 8)
+        || (field.channel == crate::surface::Channel::Name && words > 5)
+    {
+        sig.field_sigs |= bit(Derived::Label as u8);
+        sig.field_evidence
+            .push((Derived::Label as u8, format!("a label of {words} words")));
+    }
+    let any_concept = reading
+        .hits
+        .iter()
+        .fold(0u128, |m, h| m | bit(h.concept as u8));
+    if any_concept & t.c.trigger_any == 0 && !hidden && cmd_norm.is_none() && !text.contains("://")
+    {
+        return (Vec::new(), sig);
+    }
+    let ctx = ItemCtx::new(s, field);
+    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey;
+    let ranges = &reading.sentences;
+    let mut first_hit = 0;
+    for range in reading.sentences.iter().cloned() {
+        let sentence = &text[range.clone()];
+        let mut sen = Sentence::default();
+        // Hits are sorted by start: this sentence's are the next run of them.
+        while first_hit < reading.hits.len()
+            && (reading.hits[first_hit].span.0 as usize) < range.start
+        {
+            first_hit += 1;
+        }
+        let mut end_hit = first_hit;
+        while end_hit < reading.hits.len() && (reading.hits[end_hit].span.0 as usize) < range.end {
+            end_hit += 1;
+        }
+        let own = &reading.hits[first_hit..end_hit];
+        // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
+        // In Japanese and Korean the prohibition follows its verbs ("…전달하거나
+        // 반복하지 마세요"): it negates its own clause, back to the last comma.
+        // "Never ask the user to paste a key" forbids a request; it does not
+        // skip a confirmation.
+        let asks_to = |h: &lang::Hit| {
+            bit(h.concept as u8) & t.c.no_consent != 0 && {
+                let rest = text[h.span.1 as usize..].trim_start();
+                let rest = ["the user ", "users ", "them ", "the customer ", "anyone "]
+                    .iter()
+                    .find_map(|p| rest.strip_prefix(p))
+                    .unwrap_or(rest);
+                rest.starts_with("to ")
+            }
+        };
+        let prohibition = own
+            .iter()
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0 || asks_to(h));
+        let negated_from = prohibition.map(|h| h.span.1 as usize);
+        let negated_back = prohibition
+            .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
+            .map(|h| {
+                let before = &text[range.start..h.span.0 as usize];
+                let clause = before
+                    .rfind([',', '、', '，', ';', '；'])
+                    .map_or(range.start, |i| range.start + i);
+                clause..h.span.0 as usize
+            });
+        for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
+            let b = bit(h.concept as u8);
+            if asks_to(h) {
+                sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
+                continue;
+            }
+            // "Valid values include: contacts, …" lists; it orders nothing.
+            if b & t.c.move_weak != 0
+                && lists_values(
+                    &text[range.start..h.span.0 as usize],
+                    &text[h.span.1 as usize..range.end],
+                )
+            {
+                continue;
+            }
+            // "The address the user pasted": the user moved it, nobody is told to.
+            if b & (t.c.move_ | t.c.move_weak) != 0
+                && user_is_subject(&text[range.start..h.span.0 as usize])
+            {
+                continue;
+            }
+            if b & negatable != 0
+                && (negated_from.is_some_and(|n| h.span.0 as usize >= n)
+                    || negated_back
+                        .as_ref()
+                        .is_some_and(|r| r.contains(&(h.span.0 as usize))))
+            {
+                continue;
+            }
+            if b & (t.c.defensive | t.c.example) == 0 && reading.mentioned(h.range()) {
+                continue;
+            }
+            // A word inside an address (`https://telemetry.example.org`,
+            // `audit@…`) cannot excuse what the sentence does with it.
+            if b & t.c.weakening != 0 && in_address(text, h.range()) {
+                continue;
+            }
+            // A key a call is made with ("using OPENAI_API_KEY") configures it; it is not sent.
+            if b & t.c.secret != 0
+                && text[h.range()].contains('_')
+                && auth_use(&text[range.start..h.span.0 as usize])
+            {
+                continue;
+            }
+            // "In every conversation" says when, not what: a quantified
+            // conversation after a preposition is a time, not data taken.
+            if b & t.c.context != 0
+                && ["every ", "each ", "all "]
+                    .iter()
+                    .any(|q| text[h.range()].starts_with(q))
+                && [
+                    "in",
+                    "during",
+                    "for",
+                    "across",
+                    "throughout",
+                    "at",
+                    "on",
+                    "per",
+                    "into",
+                ]
+                .iter()
+                .any(|p| text[range.start..h.span.0 as usize].trim_end().ends_with(p))
+            {
+                continue;
+            }
+            // An action named inside a condition ("when deploying, …") is not an order.
+            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
+                continue;
+            }
+            sen.add(h.concept as u8, &text[h.range()]);
+        }
+        // An English order opens with its verb: "Add this key to …", "Also grab …".
+        let at = range.start + order_start(sentence);
+        // A hit may begin at a skipped adverb ("also send") and cover the verb.
+        if let Some(h) = own.iter().find(|h| {
+            (range.start..=at).contains(&(h.span.0 as usize))
+                && h.span.1 as usize > at
+                && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
+                && h.lang == lang::Lang::En
+        }) {
+            sen.add(Derived::Imperative as u8, &text[h.range()]);
+        }
+        // Structure is only derived where there is something to combine it
+        // with: an action, a concealment, a rule, data named, an address.
+        if sen.sigs & t.c.actionable != 0
+            || hidden
+            || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)
+            || sentence.contains("://")
+            || sentence.contains('@')
+            || (sen.sigs != 0 && sentence.contains('\''))
+        {
+            let start = range.start;
+            derive(
+                t,
+                &ctx,
+                field,
+                sentence,
+                negated_from.map(|n| n - start),
+                &|a, b| reading.mentioned(start + a..start + b),
+                &mut sen,
+            );
+        }
+        if let Some(c) = &cmd_norm
+            && sentence.contains(c.as_str())
+        {
+            sen.add(Derived::Cmd as u8, c);
+        }
+        // Another server's results, as what is taken.
+        if sen.sigs & t.c.tool_output != 0
+            && sen.sigs & (bit(Derived::ToolKnown as u8) | t.c.other_tool) != 0
+        {
+            sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
+        }
+        sig.sentences.push(sen);
+    }
+    // Purpose is only asked about when a sentence names sensitive data.
+    if sig.union() & (t.c.mask_what | t.c.mask_control) != 0 {
+        let purpose = ctx.purpose();
+        for (i, sen) in sig.sentences.iter_mut().enumerate() {
+            let what = sen.sigs & t.c.mask_what;
+            let aim = sen.sigs & t.c.mask_control;
+            if what | aim == 0 {
+                continue;
+            }
+            let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
+            let name = field.item.unwrap_or(&s.name);
+            let not_about = || {
+                format!(
+                    "`{}` is not about it",
+                    crate::text::truncate_chars(name, 30)
+                )
+            };
+            // What an action is aimed at, judged apart from the data it names.
+            if aim != 0 {
+                if aim & !(purpose | slot) == 0 {
+                    sen.add(Derived::AimInPurpose as u8, "the tool's own purpose");
+                } else {
+                    sen.add(Derived::AimOutOfPurpose as u8, &not_about());
+                }
+            }
+            if what == 0 {
+                continue;
+            }
+            // In purpose only when the tool's purpose covers every kind of data
+            // the sentence names: a code-search tool is about source code, not
+            // about the credentials a sentence adds beside it.
+            if what & !(purpose | slot) == 0 {
+                sen.add(Derived::InPurpose as u8, "the tool's own purpose");
+            } else {
+                sen.add(Derived::OutOfPurpose as u8, &not_about());
+            }
+        }
+    }
+    if let Some(c) = &cmd_norm
+        && !sig
+            .sentences
+            .iter()
+            .any(|s| s.sigs & bit(Derived::Cmd as u8) != 0)
+    {
+        sig.field_sigs |= bit(Derived::Cmd as u8);
+        sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
+    }
+    if reading.gated || !crate::text::is_plain_ascii(text) {
+        mark_language_switch(t, text, ranges, &mut sig);
+    }
+    // A shell tool's own commands are its job, not guidance to run something.
+    if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
+        for sen in &mut sig.sentences {
+            sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
+        }
+        sig.field_sigs |= bit(Derived::ShellTool as u8);
+        sig.field_evidence.push((
+            Derived::ShellTool as u8,
+            "the tool runs or checks commands".into(),
+        ));
+    }
+    if field.channel != crate::surface::Channel::Name
+        && let Some(near) = field
+            .item
+            .filter(|_| field.item_kind == "tool")
+            .and_then(impostor_of)
+    {
+        for sen in &mut sig.sentences {
+            sen.add(
+                Derived::Impostor as u8,
+                &format!("name one edit from `{near}`"),
+            );
+        }
+    }
+    // A heading that claims authority ("### assistant-only", "[SYSTEM]")
+    // frames every sentence under it.
+    let framing = t.c.framing;
+    if let Some(i) = sig.sentences.iter().zip(ranges).position(|(sen, r)| {
+        sen.sigs & framing != 0
+            && sen.sigs & !(framing | t.c.addressee) == 0
+            && text[r.clone()].split_whitespace().count() <= 6
+    }) {
+        let ev = crate::text::truncate_chars(text[ranges[i].clone()].trim(), 30);
+        for sen in sig.sentences.iter_mut().skip(i + 1) {
+            sen.add(
+                framing.trailing_zeros() as u8,
+                &format!("under the heading \"{ev}\""),
+            );
+        }
+    }
+    // Only sentences that name something are kept, with their words for evidence.
+    let mut kept = Vec::new();
+    for (sen, r) in sig.sentences.into_iter().zip(ranges) {
+        if sen.sigs != 0 {
+            kept.push(Sentence {
+                text: crate::text::truncate_chars(&text[r.clone()], 160),
+                ..sen
+            });
+        }
+    }
+    sig.sentences = kept;
+    let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
+    (found, sig)
+}
+
+/// Sentences in another script or language than the field's first sentence:
+/// an instruction switched into a language the reviewer may not read.
+fn mark_language_switch(
+    t: &Tables,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    sig: &mut FieldSignals,
+) {
+    if ranges.len() < 2 {
+        return;
+    }
+    let class = |s: &str| -> Option<String> {
+        let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        for c in s.chars().filter(|c| c.is_alphabetic()) {
+            use unicode_script::{Script, UnicodeScript};
+            let k = match c.script() {
+                Script::Latin => "latin",
+                Script::Cyrillic => "cyrillic",
+                Script::Han | Script::Hiragana | Script::Katakana => "cjk",
+                Script::Hangul => "hangul",
+                Script::Arabic => "arabic",
+                Script::Devanagari => "devanagari",
+                Script::Greek => "greek",
+                Script::Hebrew => "hebrew",
+                _ => "other",
+            };
+            *counts.entry(k).or_default() += 1;
+        }
+        let (k, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
+        if n < 8 {
+            return None;
+        }
+        if k == "latin" {
+            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
+            return Some(format!("latin-{l}"));
+        }
+        Some(k.to_string())
+    };
+    let Some(first) = class(&text[ranges[0].clone()]) else {
+        return;
+    };
+    for (sen, r) in sig.sentences.iter_mut().zip(ranges).skip(1) {
+        if let Some(c) = class(&text[r.clone()])
+            && c != first
+        {
+            sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
+        }
+    }
+}
+
+/// The well-known tool a name imitates: the same once characters that look
+/// alike are read alike (`read_flle`, `list_direct0ry`, `send_emaiI`), never
+/// the name itself. A name that is merely similar (`send_mail`) is not one.
+fn impostor_of(name: &str) -> Option<&'static str> {
+    let t = tables();
+    let n = name.to_lowercase();
+    if n.len() < 6 || t.known_tools.contains(&n) {
+        return None;
+    }
+    let fold = |s: &str| -> String {
+        let s = s.replace("rn", "m").replace("vv", "w").replace("cl", "d");
+        s.chars()
+            .map(|c| match c {
+                '0' => 'o',
+                '1' | 'i' | '|' | '!' => 'l',
+                '3' => 'e',
+                '5' => 's',
+                '4' => 'a',
+                '8' => 'b',
+                c => c,
+            })
+            .collect()
+    };
+    let folded = fold(&n);
+    t.known_list
+        .iter()
+        .filter(|k| k.len() >= 6 && k.len().abs_diff(n.len()) <= 1)
+        .find(|k| fold(k) == folded)
+        .map(|k| k.as_str())
+}
+
+/// The text is a schema keyword's value, not prose: data a model uses as is
+/// (`default`, `enum`, `examples`) or a constraint (`pattern`, `format`, `$comment`,
+/// a schema `title`). An order to the model there has no honest reason.
+fn is_schema_value(path: &str) -> bool {
+    let in_schema = path.contains("Schema");
+    // The last three segments, each with the one before it (no allocation: one call per field).
+    let mut rev = path.rsplit('.');
+    let last = [rev.next(), rev.next(), rev.next(), rev.next()];
+    (0..3).any(|i| {
+        let Some(seg) = last[i] else {
+            return false;
+        };
+        // A property named `format` or `default` is a name, not that keyword.
+        if last[i + 1] == Some("properties") {
+            return false;
+        }
+        let key = seg.split('[').next().unwrap_or("");
+        matches!(key, "default" | "const" | "examples" | "example" | "enum")
+            || (in_schema
+                && matches!(
+                    key,
+                    "pattern" | "format" | "$comment" | "title" | "contentMediaType"
+                ))
+    })
+}
+
+/// Kinds for the compound-poisoning count of stage 2: concealment and override
+/// concepts, plus every structure found.
+pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
+    let t = tables();
+    let mut out = Vec::new();
+    for s in &sig.sentences {
+        for (b, ev) in &s.evidence {
+            let k = bit(*b);
+            let kind = if k & t.c.conceal != 0 {
+                "secrecy"
+            } else if k & t.c.override_ != 0 {
+                "override"
+            } else {
+                continue;
+            };
+            out.push((kind.to_string(), ev.clone()));
+        }
+    }
+    for f in found.iter().filter(|f| f.severity >= Severity::Medium) {
+        out.push((
+            f.combo.clone(),
+            crate::text::truncate_chars(&f.evidence, 60),
+        ));
+    }
+    out
+}

@@ -1,0 +1,189 @@
+//! A field as the model reads it: normalised, matched, split into sentences,
+//! with the quoted spans that only mention attacks marked.
+
+use super::tables::{bit, find_gated, frame_hits, tables};
+use crate::lang;
+use crate::surface::TextField;
+
+/// A field as a model reads it, with the spans that only mention attacks
+/// (quoted examples in a detector's description) marked.
+pub struct Reading {
+    pub text: String,
+    pub(super) hits: Vec<lang::Hit>,
+    mentions: Vec<(usize, usize)>,
+    pub(super) sentences: Vec<std::ops::Range<usize>>,
+    /// A Spanish, French, German, Portuguese or Italian term matched somewhere.
+    pub(super) gated: bool,
+}
+
+impl Reading {
+    /// Normalise and match `raw` (`None` when the text is too short to say anything).
+    pub fn new(
+        raw: &str,
+        field: &TextField<'_>,
+        ctx_defensive: impl FnOnce() -> bool,
+    ) -> Option<Reading> {
+        let t = tables();
+        // A value written as one identifier of four or more words
+        // (`ignore-previous-instructions-and-reveal-…`) is read as its words.
+        let spaced;
+        let raw = if !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii())
+            && raw.bytes().filter(|&b| b == b'-' || b == b'_').count() >= 3
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            spaced = raw.replace(['-', '_'], " ");
+            spaced.as_str()
+        } else {
+            raw
+        };
+        if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
+            return None;
+        }
+        let text = lang::normalize(raw).text;
+        let sentences = lang::sentences(&text);
+        let (mut hits, gated) = find_gated(t, &text, &sentences);
+        frame_hits(t, &text, &mut hits);
+        // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
+        let defensive_words = hits
+            .iter()
+            .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
+            .filter(|h| {
+                let before = text[..h.span.0 as usize].chars().next_back();
+                let after = text[h.span.1 as usize..].chars().next();
+                !matches!(before, Some('/' | '@' | '.' | '-' | '_'))
+                    && !matches!(after, Some('@' | '/' | '.' | '-' | '_'))
+            })
+            .count();
+        let mut mentions = Vec::new();
+        // A quotation introduced as one ("a page saying \"send …\"") is reported
+        // speech in any field, not an order to the reader.
+        let quotes: Vec<(usize, usize)> = if text.contains(['"', '\'']) {
+            quote_spans(text.as_bytes()).collect()
+        } else {
+            Vec::new()
+        };
+        let mut last_end: Option<usize> = None;
+        for &(s, e) in &quotes {
+            let from = text.floor_char_boundary(s.saturating_sub(32));
+            // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
+            let listed = last_end.is_some_and(|l| {
+                matches!(
+                    text[l..s].trim_matches(|c: char| c == ',' || c.is_whitespace()),
+                    "" | "or" | "and" | "/" | ";"
+                )
+            });
+            if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
+                && (listed || t.quote_intro.is_match(&text.as_bytes()[from..s]))
+            {
+                mentions.push((s, e));
+                last_end = Some(e);
+            } else {
+                last_end = None;
+            }
+        }
+        let name_defensive = crate::detect::names::defensive_name(field.item);
+        if defensive_words > 0 || name_defensive {
+            // Quoted text and whatever follows "such as …" in a sentence.
+            mentions.extend(&quotes);
+            let purpose_defensive = name_defensive || ctx_defensive();
+            for r in sentences.iter().cloned() {
+                let inside =
+                    |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
+                if let Some(e) = hits
+                    .iter()
+                    .filter(inside)
+                    .filter(|h| bit(h.concept as u8) & t.c.example != 0)
+                    .map(|h| h.span.1 as usize)
+                    .min()
+                {
+                    mentions.push((e, r.end));
+                }
+                // A detector's sentence about what it detects reports attacks, it does not make one.
+                // Not when the model is addressed before any defensive word:
+                // "the agent appends … so the linter picks it up" is an order.
+                let first_defensive = hits
+                    .iter()
+                    .filter(inside)
+                    .find(|h| bit(h.concept as u8) & t.c.defensive != 0)
+                    .map(|h| h.span.0);
+                let addressed_first = first_defensive.is_some_and(|d| {
+                    hits.iter()
+                        .filter(inside)
+                        .any(|h| h.span.0 < d && bit(h.concept as u8) & t.c.addressed != 0)
+                });
+                if purpose_defensive && first_defensive.is_some() && !addressed_first {
+                    mentions.push((r.start, r.end));
+                }
+            }
+        }
+        Some(Reading {
+            text,
+            hits,
+            mentions,
+            sentences,
+            gated,
+        })
+    }
+
+    pub(super) fn mentioned(&self, r: std::ops::Range<usize>) -> bool {
+        self.mentions
+            .iter()
+            .any(|&(s, e)| r.start >= s && r.end <= e)
+    }
+
+    /// True when every occurrence of `snippet` (a pattern hit, raw) in the
+    /// field is a mention: the pattern stage drops such hits.
+    pub fn only_mentions(&self, snippet: &str) -> bool {
+        if self.mentions.is_empty() {
+            return false;
+        }
+        let n = lang::normalize(snippet).text;
+        if n.is_empty() {
+            return false;
+        }
+        let mut any = false;
+        let mut from = 0;
+        while let Some(i) = self.text[from..].find(&n) {
+            let s = from + i;
+            if !self.mentioned(s..s + n.len()) {
+                return false;
+            }
+            any = true;
+            from = s + n.len();
+        }
+        any
+    }
+}
+
+/// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, one line). An apostrophe
+/// inside a word ("the team's", "don't") neither opens nor closes a quote, so
+/// a possessive does not swallow the real quotation after it.
+pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let word = |i: usize| {
+        b.get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c >= 0x80)
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let q = b[i];
+            if (q == b'\'' && !(i > 0 && word(i - 1))) || q == b'"' {
+                let limit = (i + 122).min(b.len());
+                let close = (i + 3..limit).find(|&j| {
+                    // Korean and Japanese particles follow a closing quote directly.
+                    b[j] == q && (q == b'"' || !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
+                        || b[j] == b'\n'
+                });
+                if let Some(j) = close.filter(|&j| b[j] == q) {
+                    let span = (i, j + 1);
+                    i = j + 1;
+                    return Some(span);
+                }
+            }
+            i += 1;
+        }
+        None
+    })
+}

@@ -1,0 +1,611 @@
+//! The compiled tables of the clause reader: the lexicon, the combinations
+//! of `combos.toml` as bit masks, the concept bits the code reads by name,
+//! its patterns, and the lexicon lookups (language-gated hits, grammar frames).
+
+use crate::finding::{Confidence, Severity};
+use crate::lang::{self, Lexicon};
+use crate::lazy::Lazy;
+use regex::bytes::Regex;
+use serde::Deserialize;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// Derived signals, after the lexicon's concepts in the same bit set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Derived {
+    WhereParam = 64,
+    WhereExt,
+    UrlTemplate,
+    ToolOwn,
+    ToolKnown,
+    Value,
+    Cmd,
+    CmdFetchExec,
+    Hidden,
+    OutOfPurpose,
+    InPurpose,
+    InSlot,
+    /// The tool runs, lints or rates commands: commands in its text are its job.
+    ShellTool,
+    /// A slot the sentence sends data into: "into `note`", "as `region_hint`", "set `x` to".
+    Dest,
+    /// An order to call a tool: "call `read_file` …", "follow up with `export_bundle`".
+    ToolCall,
+    /// The text is a schema value the model may use as is (`default`, `const`, `examples`, `enum`).
+    SchemaValue,
+    /// A parameter of this tool named in the sentence (not only implied by the field).
+    ParamNamed,
+    /// The tool's name is one edit from a well-known tool's (`read_flle`, `list_direct0ry`).
+    Impostor,
+    /// The sentence is in another language or script than the field's first one.
+    LangSwitch,
+    /// A bank account or wallet to pay into (IBAN, crypto address).
+    Account,
+    /// An English sentence that opens with an order's verb ("Add this key to …").
+    Imperative,
+    /// What an action is aimed at (a foothold, a protection, everything at
+    /// once) is beyond the tool's purpose.
+    AimOutOfPurpose,
+    /// … or is the tool's purpose (a cron tool's crontab, a firewall manager).
+    AimInPurpose,
+    /// A URL template the client fetches by itself: a Markdown image, an
+    /// `<img>`, a pixel, badge or thumbnail.
+    AutoFetch,
+    /// The text is a label written as a sentence: a title of eight words or
+    /// more, or a property name of more than five.
+    Label,
+}
+
+const DERIVED: [(&str, Derived); 25] = [
+    ("where_param", Derived::WhereParam),
+    ("where_ext", Derived::WhereExt),
+    ("url_template", Derived::UrlTemplate),
+    ("tool_own", Derived::ToolOwn),
+    ("tool_known", Derived::ToolKnown),
+    ("value", Derived::Value),
+    ("cmd", Derived::Cmd),
+    ("cmd_fetch_exec", Derived::CmdFetchExec),
+    ("hidden", Derived::Hidden),
+    ("out_of_purpose", Derived::OutOfPurpose),
+    ("in_purpose", Derived::InPurpose),
+    ("in_slot", Derived::InSlot),
+    ("shell_tool", Derived::ShellTool),
+    ("dest", Derived::Dest),
+    ("tool_call", Derived::ToolCall),
+    ("schema_value", Derived::SchemaValue),
+    ("param_named", Derived::ParamNamed),
+    ("impostor", Derived::Impostor),
+    ("lang_switch", Derived::LangSwitch),
+    ("account", Derived::Account),
+    ("imperative", Derived::Imperative),
+    ("label", Derived::Label),
+    ("auto_fetch", Derived::AutoFetch),
+    ("aim_out_of_purpose", Derived::AimOutOfPurpose),
+    ("aim_in_purpose", Derived::AimInPurpose),
+];
+
+pub(super) fn bit(i: u8) -> u128 {
+    1u128 << i
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboFile {
+    combo: Vec<ComboDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComboDef {
+    id: String,
+    rule: String,
+    scope: String,
+    all: Vec<Vec<String>>,
+    severity: Severity,
+    confidence: Confidence,
+    #[serde(default)]
+    with: Vec<Vec<String>>,
+    escalate: Vec<Vec<String>>,
+    confirm: Vec<Vec<String>>,
+    weaken: Vec<String>,
+    weak: (Severity, Confidence),
+}
+
+/// Where a combination is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Sentence,
+    Field,
+    Item,
+}
+
+/// One attack structure, compiled to bit masks.
+#[derive(Debug, Clone)]
+pub struct Combo {
+    pub id: String,
+    pub rule: String,
+    pub scope: Scope,
+    pub(super) all: Vec<u128>,
+    /// Item scope: groups other fields of the tool must supply.
+    pub(super) with: Vec<u128>,
+    severity: Severity,
+    confidence: Confidence,
+    pub(super) escalate: Vec<u128>,
+    pub(super) confirm: Vec<u128>,
+    pub(super) weaken: u128,
+    weak: (Severity, Confidence),
+}
+
+impl Combo {
+    pub(super) fn matches(&self, sigs: u128) -> bool {
+        self.all.iter().all(|g| sigs & g != 0)
+    }
+    /// Severity and confidence of this combination on `sigs` (which match).
+    pub(super) fn grade(&self, sigs: u128) -> (Severity, Confidence) {
+        if sigs & self.weaken != 0 {
+            return self.weak;
+        }
+        let groups = |gs: &[u128]| !gs.is_empty() && gs.iter().all(|g| sigs & g != 0);
+        let mut sev = self.severity;
+        let mut conf = self.confidence;
+        if groups(&self.escalate) {
+            sev = Severity::Critical;
+        }
+        if groups(&self.confirm) {
+            conf = Confidence::Confirmed;
+        }
+        (sev, conf)
+    }
+}
+
+/// The compiled tables.
+pub struct Tables {
+    pub lex: Lexicon,
+    pub combos: Vec<Combo>,
+    pub(super) known_tools: HashSet<String>,
+    pub(super) known_list: Vec<String>,
+    /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
+    pub(super) known_word: Lazy<Regex>,
+    /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
+    stop: std::collections::HashMap<String, u8, FnvBuild>,
+    stop_langs: Vec<lang::Lang>,
+    pub(super) c: Concepts,
+    pub(super) url: Lazy<Regex>,
+    pub(super) email: Lazy<Regex>,
+    pub(super) ip: Lazy<Regex>,
+    /// Words that make a URL one the client fetches unasked.
+    pub(super) auto_fetch: Lazy<Regex>,
+    /// A bank account or routing number named as such.
+    pub(super) account_number: Lazy<Regex>,
+    /// A host name with a common top-level domain, written without a scheme.
+    pub(super) host: Lazy<Regex>,
+    pub(super) iban: Lazy<Regex>,
+    pub(super) wallet: Lazy<Regex>,
+    /// Words that introduce a quotation ("a page saying '…'").
+    pub(super) quote_intro: Lazy<Regex>,
+    /// Someone's own choice, named (\"the teacher asked for\", \"they typed\").
+    pub(super) user_choice_re: Lazy<Regex>,
+    pub(super) dest: Lazy<Regex>,
+    pub(super) call: Lazy<Regex>,
+    pub(super) assign: Lazy<Regex>,
+    pub(super) here: Lazy<Regex>,
+    pub(super) env_secret: Lazy<Regex>,
+    pub(super) self_ref: Lazy<Regex>,
+    pub(super) bare_call: Lazy<Regex>,
+    pub(super) bare_dest: Lazy<Regex>,
+    pub(super) possessive_tool: Lazy<Regex>,
+    pub(super) long_number: Lazy<Regex>,
+    pub(super) phone: Lazy<Regex>,
+    /// Grammar frames (frames.toml): the concept each adds, and its pattern.
+    frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
+    /// The frames that may match a text (literal prefilter from build.rs).
+    frame_set: crate::prefilter::Prefilter,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FramesFile {
+    frame: Vec<FrameDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameDef {
+    concept: String,
+    pattern: String,
+}
+
+/// Concept bits the code reads by name.
+pub(super) struct Concepts {
+    pub(super) mask_what: u128,
+    /// What an action is aimed at beyond data (a foothold, a protection,
+    /// everything at once): in or out of purpose when no data is named.
+    pub(super) mask_control: u128,
+    pub(super) trigger_any: u128,
+    pub(super) defensive: u128,
+    pub(super) example: u128,
+    pub(super) conceal: u128,
+    pub(super) override_: u128,
+    pub(super) no_consent: u128,
+    pub(super) other_tool: u128,
+    pub(super) move_: u128,
+    pub(super) act: u128,
+    pub(super) shadow_object: u128,
+    pub(super) tool_output: u128,
+    pub(super) context: u128,
+    pub(super) secret: u128,
+    pub(super) user_words: u128,
+    pub(super) prohibit: u128,
+    /// Words that address the model or claim authority over it.
+    pub(super) addressed: u128,
+    pub(super) framing: u128,
+    pub(super) addressee: u128,
+    /// Verbs an order can open with (move, read, act, run, harm).
+    pub(super) verbs: u128,
+    /// Concepts that only weaken a structure (disclosure, defensive, example, prohibition).
+    pub(super) weakening: u128,
+    pub(super) user_choice: u128,
+    pub(super) move_weak: u128,
+    pub(super) read: u128,
+    pub(super) obey: u128,
+    pub(super) private_files: u128,
+    /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
+    pub(super) actionable: u128,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsFile {
+    names: Vec<String>,
+    words: Vec<String>,
+}
+
+/// Compiled once per process; the files are compiled in and loaded by a unit
+/// test, so a failure is a build defect.
+pub fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let lex = Lexicon::from_compiled(crate::data::lexicon!("lang/intent"))
+            .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
+        assert!(lex.len() < 64, "intent.toml: too many concepts for the bit set");
+        let sig = |name: &str| -> u128 {
+            if let Some((_, d)) = DERIVED.iter().find(|(n, _)| *n == name) {
+                return bit(*d as u8);
+            }
+            let id = lex
+                .id(name)
+                .unwrap_or_else(|| panic!("combos.toml: unknown signal `{name}`"));
+            bit(id as u8)
+        };
+        let group = |g: &[String]| g.iter().fold(0u128, |m, n| m | sig(n));
+        let file: ComboFile = crate::data::parse(crate::data::json!("lang/combos"), "lang/combos");
+        let combos = file
+            .combo
+            .into_iter()
+            .map(|d| Combo {
+                scope: match d.scope.as_str() {
+                    "sentence" => Scope::Sentence,
+                    "field" => Scope::Field,
+                    "item" => Scope::Item,
+                    s => panic!("combos.toml: combo {}: unknown scope {s}", d.id),
+                },
+                all: d.all.iter().map(|g| group(g)).collect(),
+                with: d.with.iter().map(|g| group(g)).collect(),
+                escalate: d.escalate.iter().map(|g| group(g)).collect(),
+                confirm: d.confirm.iter().map(|g| group(g)).collect(),
+                weaken: group(&d.weaken),
+                weak: d.weak,
+                severity: d.severity,
+                confidence: d.confidence,
+                id: d.id,
+                rule: d.rule,
+            })
+            .collect();
+        let tools: ToolsFile = crate::data::parse(crate::data::json!("lang/tools"), "lang/tools");
+        let stop: std::collections::BTreeMap<String, Vec<String>> =
+            crate::data::parse(crate::data::json!("lang/stopwords"), "lang/stopwords");
+        let mut stop_langs = Vec::new();
+        let mut stop_map: std::collections::HashMap<String, u8, FnvBuild> = Default::default();
+        for (l, words) in stop {
+            let l = lang::Lang::parse(&l)
+                .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
+            let i = stop_langs.len();
+            assert!(i < 8, "stopwords.toml: at most 8 languages");
+            stop_langs.push(l);
+            for w in words {
+                *stop_map.entry(w).or_default() |= 1 << i;
+            }
+        }
+        let c = Concepts {
+            mask_control: sig("persist") | sig("sec_control") | sig("bulk"),
+            mask_what: sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal")
+                | sig("user_words"),
+            trigger_any: sig("move")
+                | sig("read")
+                | sig("conceal")
+                | sig("override")
+                | sig("shadow_change")
+                | sig("prefer")
+                | sig("tool_claim")
+                | sig("exec_verb")
+                | sig("no_consent")
+                | sig("approval_off")
+                | sig("deceive")
+                | sig("act")
+                | sig("obey")
+                | sig("session_scope")
+                | sig("rule_modal")
+                | sig("framing")
+                | sig("harm")
+                | sig("jailbreak")
+                | sig("lie")
+                | sig("exec_order")
+                | sig("persist")
+                | sig("sec_control")
+                | sig("trigger")
+                | sig("loop")
+                | sig("ask_user")
+                | sig("bulk")
+                | sig("suppress")
+                | sig("secret")
+                | sig("private_files")
+                | sig("context")
+                | sig("personal"),
+            defensive: sig("defensive"),
+            example: sig("example_frame"),
+            conceal: sig("conceal"),
+            override_: sig("override"),
+            no_consent: sig("no_consent"),
+            other_tool: sig("other_tool"),
+            move_: sig("move"),
+            act: sig("act"),
+            shadow_object: sig("shadow_object"),
+            tool_output: sig("tool_output"),
+            context: sig("context"),
+            secret: sig("secret"),
+            user_words: sig("user_words"),
+            prohibit: sig("prohibit"),
+            addressed: sig("addressee") | sig("framing"),
+            framing: sig("framing"),
+            addressee: sig("addressee"),
+            verbs: sig("shadow_change")
+                | sig("move")
+                | sig("move_weak")
+                | sig("act")
+                | sig("read")
+                | sig("exec_verb")
+                | sig("harm")
+                | sig("exec_order"),
+            weakening: sig("disclosure")
+                | sig("defensive")
+                | sig("example_frame")
+                | sig("prohibit"),
+            user_choice: sig("user_choice"),
+            move_weak: sig("move_weak"),
+            read: sig("read"),
+            obey: sig("obey"),
+            private_files: sig("private_files"),
+            actionable: [
+                "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",
+                "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
+                "secret", "private_files", "context", "personal", "user_words", "report_to_user",
+                "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress",
+            ]
+            .iter()
+            .fold(0, |m, n| m | sig(n)),
+        };
+        // Compiled on first use (most sentences need few of them).
+        let re = |p: &str| {
+            let p = p.to_string();
+            Lazy::pattern(move || {
+                regex::bytes::RegexBuilder::new(&p)
+                    .unicode(false)
+                    .build()
+                    .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+            })
+        };
+        let frames_file: FramesFile =
+            crate::data::parse(crate::data::json!("lang/frames"), "lang/frames");
+        let frames: Vec<(lang::ConceptId, Lazy<Regex>)> = frames_file
+            .frame
+            .iter()
+            .map(|f| {
+                let id = lex
+                    .id(&f.concept)
+                    .unwrap_or_else(|| panic!("frames.toml: unknown concept `{}`", f.concept));
+                (id, re(&f.pattern))
+            })
+            .collect();
+        let frame_set =
+            crate::data::prefilter!("lang/frames").prefilter("frame", frames_file.frame.len());
+        Tables {
+            frames,
+            frame_set,
+            lex,
+            combos,
+            known_tools: tools.names.iter().cloned().collect(),
+            known_list: tools.names,
+            stop: stop_map,
+            stop_langs,
+            known_word: {
+                let alt = tools
+                    .words
+                    .iter()
+                    .map(|w| regex::escape(w))
+                    .collect::<Vec<_>>()
+                    .join("|");
+                re(&format!(
+                    r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b|\b(?:call|calls|calling|invoke|invokes|invoking)\s+(?:the\s+)?({alt})\b"
+                ))
+            },
+            c,
+            url: re(r#"(?:https?|s?ftp|wss?|s3|gs|smb|webdav|scp)://[^\s"'<>)\]`]+(?:[<{][^\s>}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
+            email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
+            ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
+            auto_fetch: re(r"!\[|<img\b|\b(?:image|images|thumbnail|pixel|badge|avatar|icon|picture|photo|qr\s+code|banner)\b|\.(?:png|gif|jpe?g|svg|webp)\b"),
+            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b"),
+            // Only as a destination ("to", "into", "at"): a host named in passing
+            // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
+            // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
+            host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
+            // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
+            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
+            wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
+            user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
+            quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?(?:\s+like)?|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
+            // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field".
+            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
+            // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
+            call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
+            // Assigning a slot a value: "set it to", "fill the filter with".
+            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
+            // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
+            // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
+            // "Into this" names the slot unless a place follows ("into this conversation").
+            here: re(r"\b(?:here|in here|into this\s+(?:one|box|string|text)|in this (?:field|parameter|param|value|slot|argument)|into this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b|\binto this(?:\s*$|\s*[.,;:)])"),
+            // The model's own setup, however it is called: "what you were told", "the text above the first user message".
+            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b|\b(?:configured|set\s+up|prompted|primed|instructed|briefed|programmed|seeded)\s+you\b"),
+            // `call get_compensation`, `via send_message`: a tool named without code marks.
+            bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
+            // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
+            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
+            // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
+            possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
+            // Account, routing and card numbers: a concrete value injected into a call.
+            long_number: re(r"\b\d{6,}\b"),
+            // An international phone number: "+34 600 112 233", "+1-415-555-0100".
+            phone: re(r"\+\d{1,3}[ .-]?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}\b"),
+            // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
+            env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
+        }
+    })
+}
+
+impl Tables {
+    pub(super) fn name(&self, b: u8) -> &str {
+        if let Some((n, _)) = DERIVED.iter().find(|(_, d)| *d as u8 == b) {
+            return n;
+        }
+        self.lex.name(b as u16)
+    }
+
+    /// Which gated (Latin-script, non-English) language a sentence is written in.
+    pub(super) fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
+        let mut counts = [0usize; 8];
+        for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
+            if w.is_empty() || w.len() > 12 {
+                continue;
+            }
+            if let Some(&mask) = self.stop.get(w) {
+                for (i, c) in counts.iter_mut().enumerate() {
+                    *c += usize::from(mask & (1 << i) != 0);
+                }
+            }
+        }
+        let en = self
+            .stop_langs
+            .iter()
+            .position(|l| *l == lang::Lang::En)
+            .map_or(0, |i| counts[i]);
+        self.stop_langs
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| **l != lang::Lang::En && counts[*i] > en && counts[*i] >= 1)
+            .max_by_key(|(i, _)| counts[*i])
+            .map(|(_, l)| *l)
+    }
+}
+
+/// FNV-1a: the stop-word map is looked up once per word of a sentence, and
+/// its keys are our own data, so a fast non-keyed hash is the right one.
+#[derive(Default, Clone, Copy)]
+pub struct FnvBuild;
+
+impl std::hash::BuildHasher for FnvBuild {
+    type Hasher = Fnv;
+    fn build_hasher(&self) -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
+/// start order, so negation, mentions and sentences treat both alike.
+pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    // A frame only ever completes what the lexicon began: a field with no
+    // concept at all forms no structure, so it is not searched again.
+    if hits.is_empty() {
+        return;
+    }
+    // Frames whose required literals occur (a candidate that does not match finds nothing).
+    let matched = t.frame_set.candidates(text.as_bytes());
+    if matched.is_empty() {
+        return;
+    }
+    for i in matched {
+        let (concept, re) = &t.frames[i];
+        for m in re.find_iter(text.as_bytes()) {
+            hits.push(lang::Hit {
+                concept: *concept,
+                lang: lang::Lang::En,
+                span: (m.start() as u32, m.end() as u32),
+            });
+        }
+    }
+    hits.sort_by_key(|h| (h.span.0, h.span.1));
+}
+
+/// Languages whose terms only count in a sentence detected as that language.
+fn gated(l: lang::Lang) -> bool {
+    use lang::Lang::*;
+    matches!(l, Es | Fr | De | Pt | It)
+}
+
+/// Every hit of the lexicon, with Spanish, French, German, Portuguese and
+/// Italian terms kept only in sentences written in that language; and whether
+/// any such term matched.
+pub(super) fn find_gated(
+    t: &Tables,
+    text: &str,
+    sentences: &[std::ops::Range<usize>],
+) -> (Vec<lang::Hit>, bool) {
+    let mut hits = t.lex.find_per_lang(text);
+    let gated_any = hits.iter().any(|h| gated(h.lang));
+    if gated_any {
+        let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
+        let mut at = 0;
+        hits.retain(|h| {
+            if !gated(h.lang) {
+                return true;
+            }
+            // Hits are sorted by start: the sentence index only moves forward.
+            while at < sentences.len() && sentences[at].end < h.span.1 as usize {
+                at += 1;
+            }
+            let Some(r) = sentences.get(at).filter(|r| r.start <= h.span.0 as usize) else {
+                return false;
+            };
+            *langs[at].get_or_insert_with(|| t.sentence_lang(&text[r.clone()])) == Some(h.lang)
+        });
+    }
+    // A term listed under several languages hits once per language.
+    hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
+    (hits, gated_any)
+}
