@@ -272,3 +272,40 @@ fn the_checker_sees_a_cycle() {
         vec![vec!["y".to_string()]]
     );
 }
+
+/// No source file over 800 lines: a file that grows past it holds more than
+/// one concept and is split along its seams (a directory module).
+#[test]
+fn no_source_file_over_800_lines() {
+    fn walk(dir: &Path, out: &mut Vec<(String, usize)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let n = std::fs::read_to_string(&p).map_or(0, |t| t.lines().count());
+                out.push((p.display().to_string(), n));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 50, "src/ read: {} files", files.len());
+    let mut long: Vec<String> = files
+        .into_iter()
+        .filter(|(_, n)| *n > 800)
+        .map(|(p, n)| format!("{p}: {n} lines"))
+        .collect();
+    long.sort();
+    assert!(
+        long.is_empty(),
+        "files over 800 lines:\n  {}",
+        long.join("\n  ")
+    );
+}
