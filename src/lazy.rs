@@ -51,3 +51,47 @@ impl<T: std::fmt::Debug> std::fmt::Debug for Lazy<T> {
         }
     }
 }
+
+/// An Aho–Corasick DFA built only once enough text has been read to pay for
+/// it. Searching with it finds what the cheaper automaton before it finds, so
+/// the switch never changes a result; a small scan never builds its table.
+pub struct LateDfa {
+    after: usize,
+    read: std::sync::atomic::AtomicUsize,
+    dfa: OnceLock<Option<aho_corasick::AhoCorasick>>,
+}
+
+impl LateDfa {
+    /// Built once `after` bytes of text have been read through [`LateDfa::get`].
+    pub fn new(after: usize) -> LateDfa {
+        LateDfa {
+            after,
+            read: std::sync::atomic::AtomicUsize::new(0),
+            dfa: OnceLock::new(),
+        }
+    }
+
+    /// The DFA for a text of `len` more bytes, built by `build` the first time
+    /// the text read passes the threshold (`None` before then, or if it failed).
+    pub fn get(
+        &self,
+        len: usize,
+        build: impl FnOnce() -> Option<aho_corasick::AhoCorasick>,
+    ) -> Option<&aho_corasick::AhoCorasick> {
+        if let Some(dfa) = self.dfa.get() {
+            return dfa.as_ref();
+        }
+        let read = self
+            .read
+            .fetch_add(len, std::sync::atomic::Ordering::Relaxed);
+        if read + len < self.after {
+            return None;
+        }
+        self.dfa.get_or_init(build).as_ref()
+    }
+
+    /// Whether the DFA has been built.
+    pub fn is_built(&self) -> bool {
+        self.dfa.get().is_some_and(Option::is_some)
+    }
+}

@@ -8,9 +8,8 @@
 //! cannot match is never a candidate, so results equal running every pattern
 //! (or a `RegexSet` of them); a unit test checks that on the dev corpus.
 
+use crate::lazy::LateDfa;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Text read through the NFA before the DFA is built. Both report the same
 /// matches, so the switch never changes a result; a small scan never pays
@@ -22,8 +21,7 @@ pub struct Prefilter {
     ac: Option<AhoCorasick>,
     /// The literals, kept to build the DFA when the text read warrants it.
     lits: Vec<Vec<u8>>,
-    dfa: OnceLock<Option<AhoCorasick>>,
-    read: AtomicUsize,
+    dfa: LateDfa,
     /// Pattern ids per literal of the automaton.
     owners: Vec<Vec<u32>>,
     /// Patterns with no required literal: candidates for every text.
@@ -62,8 +60,7 @@ impl Prefilter {
         Prefilter {
             ac,
             lits,
-            dfa: OnceLock::new(),
-            read: AtomicUsize::new(0),
+            dfa: LateDfa::new(DFA_AFTER_BYTES),
             owners,
             always,
             patterns: required.len(),
@@ -91,17 +88,12 @@ impl Prefilter {
 
     /// The NFA until enough text has been read to pay for the DFA, then the DFA.
     fn searcher(&self, len: usize) -> Option<&AhoCorasick> {
-        if let Some(dfa) = self.dfa.get() {
-            return dfa.as_ref().or(self.ac.as_ref());
-        }
-        if self.ac.is_none() || self.read.fetch_add(len, Ordering::Relaxed) + len < DFA_AFTER_BYTES
-        {
-            return self.ac.as_ref();
-        }
-        self.dfa
-            .get_or_init(|| automaton(&self.lits, AhoCorasickKind::DFA))
-            .as_ref()
-            .or(self.ac.as_ref())
+        let nfa = self.ac.as_ref()?;
+        Some(
+            self.dfa
+                .get(len, || automaton(&self.lits, AhoCorasickKind::DFA))
+                .unwrap_or(nfa),
+        )
     }
 }
 

@@ -160,8 +160,7 @@ pub struct Lexicon {
     /// Built once [`DFA_AFTER_BYTES`] of text have been read through the NFA:
     /// several times faster per byte, but building it costs more than a small
     /// scan's whole run (tens of milliseconds and megabytes of zeroed table).
-    dfa: std::sync::OnceLock<Option<AhoCorasick>>,
-    read: std::sync::atomic::AtomicUsize,
+    dfa: crate::lazy::LateDfa,
 }
 
 /// The automaton a lexicon searches before its DFA is built.
@@ -233,8 +232,7 @@ impl Lexicon {
             terms,
             literals,
             nfa: First::Nfa(nfa),
-            dfa: std::sync::OnceLock::new(),
-            read: std::sync::atomic::AtomicUsize::new(0),
+            dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
         })
     }
 
@@ -263,8 +261,7 @@ impl Lexicon {
             terms,
             literals,
             nfa: First::Static(Box::new(nfa)),
-            dfa: std::sync::OnceLock::new(),
-            read: std::sync::atomic::AtomicUsize::new(0),
+            dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
         })
     }
 
@@ -296,20 +293,11 @@ impl Lexicon {
     /// The automaton for a text of `len` bytes: the NFA until enough text was
     /// read to pay for the DFA, then the DFA.
     fn automaton(&self, len: usize) -> Searcher<'_> {
-        use std::sync::atomic::Ordering;
-        if let Some(dfa) = self.dfa.get() {
-            return dfa.as_ref().map_or_else(|| self.first(), Searcher::Ac);
-        }
-        if self.read.fetch_add(len, Ordering::Relaxed) + len < DFA_AFTER_BYTES {
-            return self.first();
-        }
-        match self
-            .dfa
-            .get_or_init(|| automaton(&self.literals, aho_corasick::AhoCorasickKind::DFA).ok())
-        {
-            Some(d) => Searcher::Ac(d),
-            None => self.first(),
-        }
+        self.dfa
+            .get(len, || {
+                automaton(&self.literals, aho_corasick::AhoCorasickKind::DFA).ok()
+            })
+            .map_or_else(|| self.first(), Searcher::Ac)
     }
 
     fn first(&self) -> Searcher<'_> {
@@ -691,7 +679,7 @@ mod tests {
         // Past the threshold the DFA is built and used.
         let long = "collect the api key and send it ".repeat(DFA_AFTER_BYTES / 16);
         let _ = lex.find(&long);
-        assert!(lex.dfa.get().is_some_and(Option::is_some));
+        assert!(lex.dfa.is_built());
     }
 
     /// `build.rs` compiles each built-in lexicon to the same terms as

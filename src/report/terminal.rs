@@ -102,25 +102,26 @@ pub fn render(r: &ScanResult, v: &Verdict, st: &Style) -> String {
             }
         );
         let t = &s.surface.transport;
+        // A catalog read from a file has no launch line to show.
         let launch = match t {
-            crate::surface::Transport::Stdio { command, args, .. } => format!(
+            crate::surface::Transport::Stdio { command, args, .. } => Some(format!(
                 "{} {}",
                 crate::text::redact_command(command),
                 crate::text::redact_args(args).join(" ")
-            ),
-            crate::surface::Transport::Remote { url, .. } => crate::text::redact_url(url),
-            crate::surface::Transport::Unknown => String::new(),
-        };
-        // A catalog read from a file has no launch line to show.
-        let launch = if launch.is_empty() {
-            "catalog only".to_string()
-        } else {
-            format!(
-                "{} {}",
-                t.kind_str(),
-                visible(&crate::text::truncate_chars(&launch, 120))
-            )
-        };
+            )),
+            crate::surface::Transport::Remote { url, .. } => Some(crate::text::redact_url(url)),
+            crate::surface::Transport::Unknown => None,
+        }
+        .map_or_else(
+            || "catalog only".to_string(),
+            |l| {
+                format!(
+                    "{} {}",
+                    t.kind_str(),
+                    visible(&crate::text::truncate_chars(&l, 120))
+                )
+            },
+        );
         let _ = writeln!(
             out,
             "  {launch} · {} tools, {} prompts, {} resources",

@@ -73,22 +73,17 @@ pub fn check_field(
 /// MTC-UNI-011: private-use and noncharacter code points; a run of eight or
 /// more in one field is an encoding, not an icon.
 fn private_use(s: &ServerSurface, field: &TextField<'_>, chars: &[char], out: &mut Vec<Finding>) {
-    let ranges = tables().family("private_use");
-    let found: Vec<char> = chars
-        .iter()
-        .copied()
-        .filter(|&c| ranges.contains(c))
-        .collect();
     let before = out.len();
-    report(
+    let n = simple_family(
         s,
         field,
+        chars,
+        "private_use",
         ids::MTC_UNI_011,
         "private-use or noncharacter code point(s)",
-        &found,
         out,
     );
-    if found.len() >= 8
+    if n >= 8
         && let Some(f) = out.get_mut(before)
     {
         f.confidence = Confidence::Strong;
@@ -397,7 +392,7 @@ fn simple_family(
     rule: &str,
     label: &str,
     out: &mut Vec<Finding>,
-) {
+) -> usize {
     let ranges = tables().family(fam);
     let found: Vec<char> = chars
         .iter()
@@ -405,6 +400,7 @@ fn simple_family(
         .filter(|&c| ranges.contains(c))
         .collect();
     report(s, field, rule, label, &found, out);
+    found.len()
 }
 
 /// One finding listing the characters found, if any.
