@@ -285,9 +285,12 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
     ("lang/frames.toml", "frame", false),
 ];
 
-/// `{"TABLE": [[literal bytes, …] | null, …]}`: for each pattern, literals one of
-/// which (compared ASCII-case-insensitively) any match contains (`null`: no
-/// such set, the pattern always runs). See `src/prefilter.rs`.
+/// `{"TABLE": [clauses | null, …]}`: for each pattern, clauses that every
+/// match satisfies, each a list of literals one of which (compared
+/// ASCII-case-insensitively) the match contains; a literal is
+/// `[flags, bytes…]` where flag 1 = a word boundary (`\b`) before it and 2 = one
+/// after it (`null`: no such clause, the pattern always runs). See
+/// `src/prefilter.rs`.
 fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Option<String> {
     let rel = f
         .strip_prefix("src/data")
@@ -318,18 +321,23 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Option<String> {
                 .and_then(|v| v.as_str())
                 .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()));
             match required(p, *ci) {
-                Some(lits) => {
+                Some(clauses) => {
                     out.push('[');
-                    for (k, l) in lits.iter().enumerate() {
-                        if k > 0 {
+                    for (c, lits) in clauses.iter().enumerate() {
+                        if c > 0 {
                             out.push(',');
                         }
                         out.push('[');
-                        for (j, b) in l.iter().enumerate() {
-                            if j > 0 {
+                        for (k, l) in lits.iter().enumerate() {
+                            if k > 0 {
                                 out.push(',');
                             }
-                            let _ = write!(out, "{b}");
+                            let (flags, core) = split_bounds(l);
+                            let _ = write!(out, "[{flags}");
+                            for b in core {
+                                let _ = write!(out, ",{b}");
+                            }
+                            out.push(']');
                         }
                         out.push(']');
                     }
@@ -351,10 +359,30 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Option<String> {
 }
 
 type Lits = std::collections::BTreeSet<Vec<u8>>;
+/// Clauses every match satisfies (a conjunction of literal alternatives).
+type Cnf = Vec<Lits>;
 
-/// Literals (ASCII lowercased) one of which every match of `p` contains, as
-/// the runtime compiles it (bytes, Unicode classes off).
-fn required(p: &str, ci: bool) -> Option<Vec<Vec<u8>>> {
+/// Stands for an ASCII word boundary inside a literal while it is derived;
+/// never a byte of UTF-8 text.
+const BOUND: u8 = 0xFF;
+
+/// A literal's boundary flags (1: `\b` before, 2: after) and its bytes.
+fn split_bounds(l: &[u8]) -> (u8, Vec<u8>) {
+    let flags = u8::from(l.first() == Some(&BOUND)) | (u8::from(l.last() == Some(&BOUND)) << 1);
+    (flags, l.iter().copied().filter(|&b| b != BOUND).collect())
+}
+
+/// Bytes of a literal, boundaries not counted.
+fn core_len(l: &[u8]) -> usize {
+    l.iter().filter(|&&b| b != BOUND).count()
+}
+
+/// At most this many clauses per pattern: the rarest ones.
+const MAX_CLAUSES: usize = 4;
+
+/// Clauses (ASCII lowercased literals) every match of `p` satisfies, as the
+/// runtime compiles it (bytes, Unicode classes off).
+fn required(p: &str, ci: bool) -> Option<Cnf> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -362,19 +390,18 @@ fn required(p: &str, ci: bool) -> Option<Vec<Vec<u8>>> {
         .build()
         .parse(p)
         .unwrap_or_else(|e| panic!("pattern {p}: {e}"));
-    let lits = req(&hir)?;
-    if lits.iter().any(Vec::is_empty) {
-        return None;
-    }
-    Some(lits.into_iter().collect())
+    let cnf = req(&hir)?;
+    (!cnf.is_empty() && cnf.iter().all(|c| c.iter().all(|l| core_len(l) > 0))).then_some(cnf)
 }
 
 const MAX_LITS: usize = 64;
 
-/// Every string `h` can match, when that is a small finite set.
+/// Every string `h` can match, when that is a small finite set (`BOUND`
+/// marks an ASCII word boundary).
 fn exact(h: &regex_syntax::hir::Hir) -> Option<Lits> {
-    use regex_syntax::hir::{Class, HirKind};
+    use regex_syntax::hir::{Class, HirKind, Look};
     match h.kind() {
+        HirKind::Look(Look::WordAscii) => Some([vec![BOUND]].into()),
         HirKind::Empty | HirKind::Look(_) => Some([Vec::new()].into()),
         HirKind::Literal(l) => Some([l.0.to_ascii_lowercase()].into()),
         HirKind::Class(c) => {
@@ -437,70 +464,86 @@ fn exact(h: &regex_syntax::hir::Hir) -> Option<Lits> {
     }
 }
 
+/// Every concatenation of one of `a` and one of `b`; a boundary next to a
+/// boundary is one.
 fn product(a: &Lits, b: &Lits) -> Option<Lits> {
     if a.len() * b.len() > MAX_LITS {
         return None;
     }
     Some(
         a.iter()
-            .flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat()))
+            .flat_map(|x| {
+                b.iter().map(move |y| {
+                    let mut v = x.clone();
+                    let skip = usize::from(v.last() == Some(&BOUND) && y.first() == Some(&BOUND));
+                    v.extend_from_slice(&y[skip..]);
+                    v
+                })
+            })
             .collect(),
     )
 }
 
-/// The better requirement: longer shortest literal, then fewer literals.
-fn better(a: Option<Lits>, b: Option<Lits>) -> Option<Lits> {
-    let score = |l: &Lits| {
-        (
-            l.iter().map(Vec::len).min().unwrap_or(0),
-            std::cmp::Reverse(l.len()),
-        )
-    };
-    match (a, b) {
-        (Some(a), Some(b)) => Some(if score(&b) > score(&a) { b } else { a }),
-        (a, b) => a.or(b),
-    }
+/// How rare a clause is: longer shortest literal, then fewer literals.
+fn score(l: &Lits) -> (usize, std::cmp::Reverse<usize>) {
+    (
+        l.iter().map(|x| core_len(x)).min().unwrap_or(0),
+        std::cmp::Reverse(l.len()),
+    )
 }
 
-/// Literals one of which every match of `h` contains (`None`: none known).
-fn req(h: &regex_syntax::hir::Hir) -> Option<Lits> {
+/// The `MAX_CLAUSES` rarest clauses, rarest first, no repeats.
+fn best(mut cnf: Cnf) -> Cnf {
+    cnf.sort_by(|a, b| score(b).cmp(&score(a)).then_with(|| a.cmp(b)));
+    cnf.dedup();
+    cnf.truncate(MAX_CLAUSES);
+    cnf
+}
+
+/// Clauses every match of `h` satisfies (`None`: none known).
+fn req(h: &regex_syntax::hir::Hir) -> Option<Cnf> {
     use regex_syntax::hir::HirKind;
-    let usable = |l: Lits| (!l.iter().any(Vec::is_empty)).then_some(l);
+    let usable = |l: Lits| (!l.iter().any(|x| core_len(x) == 0)).then_some(l);
     if let Some(e) = exact(h).and_then(usable) {
-        return Some(e);
+        return Some(vec![e]);
     }
     match h.kind() {
         HirKind::Capture(c) => req(&c.sub),
         HirKind::Repetition(r) if r.min >= 1 => req(&r.sub),
+        // A match satisfies one branch: clause i is the union of every
+        // branch's i-th clause (its last when it has fewer).
         HirKind::Alternation(alts) => {
-            let mut all = Lits::new();
-            for a in alts {
-                all.extend(req(a)?);
-            }
-            Some(all)
+            let branches = alts.iter().map(req).collect::<Option<Vec<Cnf>>>()?;
+            let n = branches.iter().map(Vec::len).max().unwrap_or(0);
+            let cnf = (0..n)
+                .map(|i| {
+                    branches
+                        .iter()
+                        .flat_map(|b| b[i.min(b.len() - 1)].iter().cloned())
+                        .collect::<Lits>()
+                })
+                .collect();
+            Some(best(cnf))
         }
+        // A match satisfies every item: each item's clauses hold together.
+        // Runs of adjacent items with exact strings make longer literals.
         HirKind::Concat(items) => {
-            // Runs of adjacent items with exact strings make longer literals.
-            let mut best: Option<Lits> = None;
+            let mut cnf = Cnf::new();
             let mut run: Lits = [Vec::new()].into();
             for i in items {
                 match exact(i) {
                     Some(e) => match product(&run, &e) {
                         Some(p) => run = p,
-                        None => {
-                            best = better(best, usable(std::mem::replace(&mut run, e)));
-                        }
+                        None => cnf.extend(usable(std::mem::replace(&mut run, e))),
                     },
                     None => {
-                        best = better(
-                            best,
-                            usable(std::mem::replace(&mut run, [Vec::new()].into())),
-                        );
-                        best = better(best, req(i));
+                        cnf.extend(usable(std::mem::replace(&mut run, [Vec::new()].into())));
+                        cnf.extend(req(i).unwrap_or_default());
                     }
                 }
             }
-            better(best, usable(run))
+            cnf.extend(usable(run));
+            (!cnf.is_empty()).then(|| best(cnf))
         }
         _ => None,
     }

@@ -1,12 +1,15 @@
 //! Which patterns of a table can match a text, without compiling them.
 //!
 //! `build.rs` reads every pattern of the pattern tables (`injection.toml`,
-//! `lang/frames.toml`) and derives literals one of which any match must
-//! contain. At run time one case-insensitive Aho–Corasick pass over those
-//! literals (a few hundred short ones: cheap to build) names the candidate
-//! patterns; only they are compiled (on first use) and run. A pattern that
-//! cannot match is never a candidate, so results equal running every pattern
-//! (or a `RegexSet` of them); a unit test checks that on the dev corpus.
+//! `lang/frames.toml`) and derives up to four clauses that any match
+//! satisfies, each a set of literals one of which the match contains, some
+//! of them only at an ASCII word boundary (`\bset\b` is not met by
+//! "reset"). At run time one case-insensitive Aho–Corasick pass over every
+//! literal (a few hundred short ones: cheap to build) marks the clauses met;
+//! a pattern is a candidate when all of its clauses are, and only candidates
+//! are compiled (on first use) and run. A pattern that can match is always a
+//! candidate, so results equal running every pattern (or a `RegexSet` of
+//! them); a unit test checks that on the dev corpus.
 
 use crate::lazy::LateDfa;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
@@ -16,45 +19,67 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 /// for the DFA's table, a large one reads several times faster per byte.
 const DFA_AFTER_BYTES: usize = 256 * 1024;
 
+/// A word boundary is required before the literal.
+const BOUND_BEFORE: u8 = 1;
+/// A word boundary is required after the literal.
+const BOUND_AFTER: u8 = 2;
+
+/// One use of a literal: the clause of a pattern it meets, under its flags.
+#[derive(Clone, Copy)]
+struct Owner {
+    pattern: u32,
+    clause: u8,
+    flags: u8,
+}
+
 /// Candidate patterns of one table.
 pub struct Prefilter {
     ac: Option<AhoCorasick>,
     /// The literals, kept to build the DFA when the text read warrants it.
     lits: Vec<Vec<u8>>,
     dfa: LateDfa,
-    /// Pattern ids per literal of the automaton.
-    owners: Vec<Vec<u32>>,
-    /// Patterns with no required literal: candidates for every text.
-    always: Vec<u32>,
-    patterns: usize,
+    /// Clause uses per literal of the automaton.
+    owners: Vec<Vec<Owner>>,
+    /// Per pattern, the mask of its clauses (0: always a candidate).
+    need: Vec<u8>,
 }
 
+/// The clauses `build.rs` derived for one pattern: literals as
+/// `[flags, bytes…]`.
+type Clauses = Vec<Vec<Vec<u8>>>;
+
 impl Prefilter {
-    /// From `build.rs`'s literals per pattern (`None`: always a candidate).
-    pub fn new(required: &[Option<Vec<Vec<u8>>>]) -> Prefilter {
+    /// From `build.rs`'s clauses per pattern (`None`: always a candidate).
+    pub fn new(required: &[Option<Clauses>]) -> Prefilter {
         let mut lits: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<Vec<u32>> = Vec::new();
+        let mut owners: Vec<Vec<Owner>> = Vec::new();
         let mut index = std::collections::HashMap::<&[u8], usize>::new();
-        let mut always = Vec::new();
+        let mut need = vec![0u8; required.len()];
         for (i, r) in required.iter().enumerate() {
-            match r {
-                None => always.push(i as u32),
-                Some(ls) => {
-                    for l in ls {
-                        let k = *index.entry(l.as_slice()).or_insert_with(|| {
-                            lits.push(l);
-                            owners.push(Vec::new());
-                            lits.len() - 1
-                        });
-                        owners[k].push(i as u32);
-                    }
+            let Some(clauses) = r else { continue };
+            for (c, ls) in clauses.iter().take(8).enumerate() {
+                need[i] |= 1 << c;
+                for l in ls {
+                    let Some((&flags, bytes)) = l.split_first() else {
+                        continue;
+                    };
+                    let k = *index.entry(bytes).or_insert_with(|| {
+                        lits.push(bytes);
+                        owners.push(Vec::new());
+                        lits.len() - 1
+                    });
+                    owners[k].push(Owner {
+                        pattern: i as u32,
+                        clause: c as u8,
+                        flags,
+                    });
                 }
             }
         }
         let ac = automaton(&lits, AhoCorasickKind::ContiguousNFA);
         if ac.is_none() {
             // Unreachable with the compiled-in tables; stay correct anyway.
-            always = (0..required.len() as u32).collect();
+            need.iter_mut().for_each(|n| *n = 0);
         }
         let lits = lits.into_iter().map(<[u8]>::to_vec).collect();
         Prefilter {
@@ -62,27 +87,31 @@ impl Prefilter {
             lits,
             dfa: LateDfa::new(DFA_AFTER_BYTES),
             owners,
-            always,
-            patterns: required.len(),
+            need,
         }
     }
 
     /// The patterns that may match `hay`, in ascending order.
     pub fn candidates(&self, hay: &[u8]) -> Vec<usize> {
-        let mut seen = vec![false; self.patterns];
-        for &p in &self.always {
-            seen[p as usize] = true;
-        }
+        let mut met = vec![0u8; self.need.len()];
         if let Some(ac) = self.searcher(hay.len()) {
             for m in ac.find_overlapping_iter(hay) {
-                for &p in &self.owners[m.pattern().as_usize()] {
-                    seen[p as usize] = true;
+                let before = boundary(hay, m.start());
+                let after = boundary(hay, m.end());
+                for o in &self.owners[m.pattern().as_usize()] {
+                    if (o.flags & BOUND_BEFORE == 0 || before)
+                        && (o.flags & BOUND_AFTER == 0 || after)
+                    {
+                        met[o.pattern as usize] |= 1 << o.clause;
+                    }
                 }
             }
         }
-        seen.iter()
+        self.need
+            .iter()
+            .zip(&met)
             .enumerate()
-            .filter_map(|(i, &s)| s.then_some(i))
+            .filter_map(|(i, (&n, &m))| (m & n == n).then_some(i))
             .collect()
     }
 
@@ -97,6 +126,13 @@ impl Prefilter {
     }
 }
 
+/// An ASCII word boundary at byte `at` of `hay`, as the regex `\b` of the
+/// patterns (Unicode classes off) sees it.
+fn boundary(hay: &[u8], at: usize) -> bool {
+    let word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    word(at.checked_sub(1).and_then(|i| hay.get(i))) != word(hay.get(at))
+}
+
 /// One case-insensitive overlapping-search automaton of the literals.
 fn automaton<L: AsRef<[u8]>>(lits: &[L], kind: AhoCorasickKind) -> Option<AhoCorasick> {
     AhoCorasick::builder()
@@ -107,9 +143,9 @@ fn automaton<L: AsRef<[u8]>>(lits: &[L], kind: AhoCorasickKind) -> Option<AhoCor
         .ok()
 }
 
-/// The literals `build.rs` derived for one pattern table of a data file.
+/// The clauses `build.rs` derived for one pattern table of a data file.
 #[derive(serde::Deserialize)]
-pub struct Required(pub std::collections::BTreeMap<String, Vec<Option<Vec<Vec<u8>>>>>);
+pub struct Required(pub std::collections::BTreeMap<String, Vec<Option<Clauses>>>);
 
 impl Required {
     /// The prefilter of table `key` (one entry per pattern, in file order).
@@ -204,7 +240,10 @@ mod tests {
                 .build()
                 .unwrap();
             let pre = required.prefilter(key, patterns.len());
-            assert!(pre.always.is_empty(), "{key}: patterns without a literal");
+            assert!(
+                pre.need.iter().all(|&n| n != 0),
+                "{key}: patterns without a literal"
+            );
             let mut matched = 0;
             for t in &texts {
                 // As the stages see them: raw and lowercased (the reader's normalised text).
