@@ -102,7 +102,7 @@ impl<'a> ItemCtx<'a> {
         if let Some(item) = self.item {
             words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
             words.push_str(" . ");
-            words.push_str(first_sentence(item.description()));
+            words.push_str(purpose_sentence(item.description()));
         }
         Self::concepts_of(&words) | server_purpose(self.s)
     }
@@ -265,6 +265,27 @@ fn first_sentence(text: &str) -> &str {
     &text[..text.floor_char_boundary(cut)]
 }
 
+/// The first sentence as a statement of purpose, or nothing when it is an
+/// order to the model instead (it addresses the model, frames itself as a
+/// system note, hides or overrides): a payload written first must not make
+/// the data it names look like the tool's job.
+fn purpose_sentence(text: &str) -> &str {
+    let first = first_sentence(text);
+    let t = tables();
+    let norm = lang::normalize(first);
+    let sentences = lang::sentences(&norm.text);
+    let bits = find_gated(t, &norm.text, &sentences)
+        .0
+        .iter()
+        .fold(0u128, |m, h| m | bit(h.concept as u8));
+    let orders = t.c.addressee | t.c.framing | t.c.conceal | t.c.override_ | t.c.no_consent;
+    if bits & orders != 0 || first.trim_start().starts_with(['{', '<', '[']) {
+        ""
+    } else {
+        first
+    }
+}
+
 /// What a server is about, computed once per surface: its name, the first
 /// sentence of its instructions, and each tool's name and first sentence.
 fn server_purpose(s: &ServerSurface) -> u128 {
@@ -278,7 +299,7 @@ fn server_purpose(s: &ServerSurface) -> u128 {
             words.push_str(" . ");
             words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
             words.push_str(" . ");
-            words.push_str(first_sentence(t.description()));
+            words.push_str(purpose_sentence(t.description()));
         }
         ItemCtx::concepts_of(&words)
     })
