@@ -83,6 +83,22 @@ impl Reading {
                 last_end = None;
             }
         }
+        // A parenthesis that opens with "for example" / "e.g." / "such as" and
+        // gives no order inside lists what the text is about ("(for example
+        // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
+        if text.contains('(') {
+            let orders = t.c.addressed | t.c.conceal | t.c.override_ | t.c.no_consent | t.c.framing;
+            for r in example_parentheses(&text) {
+                let gives_order = hits.iter().any(|h| {
+                    h.span.0 as usize >= r.start
+                        && h.span.1 as usize <= r.end
+                        && bit(h.concept as u8) & orders != 0
+                });
+                if !gives_order {
+                    mentions.push((r.start, r.end));
+                }
+            }
+        }
         let name_defensive = crate::detect::names::defensive_name(field.item);
         if defensive_words > 0 || name_defensive {
             // Quoted text and whatever follows "such as …" in a sentence.
@@ -155,6 +171,37 @@ impl Reading {
         }
         any
     }
+}
+
+/// Parentheses (at most 400 bytes, nesting counted) that open with an example
+/// marker: `(for example …)`, `(e.g. …)`, `(such as …)`, `(for instance …)`.
+fn example_parentheses(text: &str) -> Vec<std::ops::Range<usize>> {
+    const INTROS: [&str; 5] = ["for example", "e.g.", "eg.", "such as", "for instance"];
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find('(') {
+        let open = from + i;
+        from = open + 1;
+        let inner = text[open + 1..].trim_start();
+        if !INTROS.iter().any(|p| inner.starts_with(p)) {
+            continue;
+        }
+        let limit = (open + 400).min(text.len());
+        let mut depth = 0usize;
+        let close = text.as_bytes()[open..limit].iter().position(|&b| {
+            match b {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        if let Some(c) = close {
+            out.push(open..open + c + 1);
+            from = open + c + 1;
+        }
+    }
+    out
 }
 
 /// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, one line). An apostrophe
