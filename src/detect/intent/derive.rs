@@ -191,6 +191,16 @@ pub(super) fn derive(
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::Value as u8, &h);
     }
+    // A chat channel named as where something goes.
+    if sentence.contains('#')
+        && let Some(m) = t
+            .channel
+            .captures_iter(bytes)
+            .filter_map(|c| c.get(1))
+            .find(|m| used(m))
+    {
+        sen.add(Derived::Value as u8, &text(m));
+    }
     // Addresses, account and card numbers all hold digits: most sentences have none.
     let digits = bytes.iter().any(u8::is_ascii_digit);
     if digits && let Some(m) = t.ip.find_iter(bytes).find(used) {

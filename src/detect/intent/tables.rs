@@ -197,6 +197,8 @@ pub struct Tables {
     pub(super) possessive_tool: Lazy<Regex>,
     pub(super) long_number: Lazy<Regex>,
     pub(super) phone: Lazy<Regex>,
+    /// A chat channel named as a place (`#ext-mirror-447`).
+    pub(super) channel: Lazy<Regex>,
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
     frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
@@ -454,6 +456,8 @@ pub fn tables() -> &'static Tables {
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
+            // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
+            channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
