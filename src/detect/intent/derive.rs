@@ -161,6 +161,16 @@ pub(super) fn derive(
             }
         }
     }
+    // A host name with a slot for data (`<chunk>.<n>.x.dnslog.example.org`):
+    // resolving it sends the data to whoever serves that zone.
+    if (sentence.contains(">.") || sentence.contains("}."))
+        && let Some(m) = t.host_template.find_iter(bytes).find(used)
+    {
+        let h = text(m);
+        sen.add(Derived::WhereExt as u8, &h);
+        sen.add(Derived::UrlTemplate as u8, &h);
+        sen.add(Derived::AutoFetch as u8, "resolved by a DNS lookup");
+    }
     // A Markdown image or link with a slot for data.
     if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
         sen.add(

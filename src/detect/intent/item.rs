@@ -293,7 +293,7 @@ fn server_purpose(s: &ServerSurface) -> u128 {
         let mut words = s.name.replace(['_', '-'], " ");
         if let Some(i) = &s.instructions {
             words.push_str(" . ");
-            words.push_str(first_sentence(i));
+            words.push_str(purpose_sentence(i));
         }
         for t in s.tools.iter().take(512) {
             words.push_str(" . ");
