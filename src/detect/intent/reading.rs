@@ -45,15 +45,16 @@ impl Reading {
         let sentences = lang::sentences(&text);
         let (mut hits, gated) = find_gated(t, &text, &sentences);
         frame_hits(t, &text, &mut hits);
-        // A defensive word inside an address (`audit@…`, `…/scan/…`) says nothing.
+        // A defensive word inside an address (`audit@…`, `…/scan/…`) says
+        // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
             .iter()
             .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
             .filter(|h| {
                 let before = text[..h.span.0 as usize].chars().next_back();
                 let after = text[h.span.1 as usize..].chars().next();
-                !matches!(before, Some('/' | '@' | '.' | '-' | '_'))
-                    && !matches!(after, Some('@' | '/' | '.' | '-' | '_'))
+                !matches!(before, Some('/' | '@' | '.' | '_'))
+                    && !matches!(after, Some('@' | '/' | '.' | '_'))
             })
             .count();
         let mut mentions = Vec::new();
@@ -83,11 +84,11 @@ impl Reading {
                 last_end = None;
             }
         }
+        let orders = t.c.addressed | t.c.conceal | t.c.override_ | t.c.no_consent | t.c.framing;
         // A parenthesis that opens with "for example" / "e.g." / "such as" and
         // gives no order inside lists what the text is about ("(for example
         // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
         if text.contains('(') {
-            let orders = t.c.addressed | t.c.conceal | t.c.override_ | t.c.no_consent | t.c.framing;
             for r in example_parentheses(&text) {
                 let gives_order = hits.iter().any(|h| {
                     h.span.0 as usize >= r.start
@@ -98,6 +99,16 @@ impl Reading {
                     mentions.push((r.start, r.end));
                 }
             }
+        }
+        // A schema value written as a regular expression (a secret scanner's
+        // `-----begin (rsa|openssh) private key-----`) describes text to find.
+        // Not when it speaks to the model (`(?#assistant: …)`, an alternative
+        // `assistant_must_call_…`).
+        if super::is_schema_value(&field.path)
+            && looks_like_regex(raw)
+            && !hits.iter().any(|h| bit(h.concept as u8) & orders != 0)
+        {
+            mentions.push((0, text.len()));
         }
         let name_defensive = crate::detect::names::defensive_name(field.item);
         if defensive_words > 0 || name_defensive {
@@ -171,6 +182,22 @@ impl Reading {
         }
         any
     }
+}
+
+/// Regular-expression syntax: a group of alternatives, an escape class, a
+/// non-capturing group or anchors around the whole text.
+fn looks_like_regex(raw: &str) -> bool {
+    let alternation = raw.find('(').is_some_and(|o| {
+        raw[o..]
+            .find(')')
+            .is_some_and(|c| raw[o..o + c].contains('|'))
+    });
+    alternation
+        || raw.contains("(?")
+        || ["\\s", "\\d", "\\w", "\\b", "\\.", "[a-z", "[A-Z", "[0-9"]
+            .iter()
+            .any(|p| raw.contains(p))
+        || (raw.starts_with('^') && raw.ends_with('$'))
 }
 
 /// Parentheses (at most 400 bytes, nesting counted) that open with an example
