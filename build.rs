@@ -492,12 +492,25 @@ fn score(l: &Lits) -> (usize, std::cmp::Reverse<usize>) {
     )
 }
 
-/// The `MAX_CLAUSES` rarest clauses, rarest first, no repeats.
+/// Literals shorter than this match nearly every text (`to`, `the`, a
+/// space): a clause made of them costs more to search than it saves.
+const MIN_EXTRA_CLAUSE: usize = 4;
+
+/// The rarest clause, and up to `MAX_CLAUSES - 1` more whose literals are all
+/// long enough to be rare; no repeats.
 fn best(mut cnf: Cnf) -> Cnf {
     cnf.sort_by(|a, b| score(b).cmp(&score(a)).then_with(|| a.cmp(b)));
     cnf.dedup();
-    cnf.truncate(MAX_CLAUSES);
-    cnf
+    let mut out: Cnf = Vec::new();
+    for (i, c) in cnf.into_iter().enumerate() {
+        if i == 0 || score(&c).0 >= MIN_EXTRA_CLAUSE {
+            out.push(c);
+        }
+        if out.len() == MAX_CLAUSES {
+            break;
+        }
+    }
+    out
 }
 
 /// Clauses every match of `h` satisfies (`None`: none known).
