@@ -459,7 +459,7 @@ pub fn tables() -> &'static Tables {
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
-            host_template: re(r"(?:[<{][a-z0-9_]{1,30}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
+            host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
             channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
@@ -480,7 +480,7 @@ pub fn tables() -> &'static Tables {
             // `call get_compensation`, `via send_message`: a tool named without code marks.
             bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
             // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
-            bare_dest: re(r"\b(?:in|into|as|to|inside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b"),
+            bare_dest: re(r"\b(?:in|into|as|to|inside|along\s+with|together\s+with|alongside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b|\b([a-z][a-z0-9_]{2,40})\s+(?:now\s+|always\s+)?(?:holds|carries|should\s+hold|must\s+hold|should\s+carry|must\s+carry|should\s+contain|must\s+contain)\b"),
             // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
             possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
             // Account, routing and card numbers: a concrete value injected into a call.
