@@ -303,7 +303,9 @@ pub(super) fn derive(
         sen.add(Derived::Value as u8, &text(m));
     }
     // Parameters: the field's own parameter, or one named in the sentence.
-    if let Some(p) = &ctx.own_param {
+    if let Some(p) = &ctx.own_param
+        && !ctx.booleans.contains(p)
+    {
         sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
         sen.add(Derived::InSlot as u8, &format!("text of parameter `{p}`"));
         // A recipient, amount or repository parameter is itself what tampering changes.

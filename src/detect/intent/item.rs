@@ -19,6 +19,9 @@ pub(super) struct ItemCtx<'a> {
     /// Parameters typed boolean, integer or number: no text fits in them, so
     /// "offer to `redact` …" names no destination.
     pub(super) scalars: Vec<String>,
+    /// Parameters typed boolean: a switch is neither a slot for data nor a
+    /// destination ("set this to true when you need …").
+    pub(super) booleans: Vec<String>,
 }
 
 impl<'a> ItemCtx<'a> {
@@ -40,13 +43,14 @@ impl<'a> ItemCtx<'a> {
                     .flatten()
             })
             .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
-        let (params, scalars) = Self::collect_params(item);
+        let (params, scalars, booleans) = Self::collect_params(item);
         ItemCtx {
             s,
             item,
             own_param,
             params,
             scalars,
+            booleans,
         }
     }
 
@@ -54,21 +58,25 @@ impl<'a> ItemCtx<'a> {
         &self.params
     }
 
-    /// Parameter names, and those of them typed boolean, integer or number,
-    /// from one walk over the schema.
-    fn collect_params(item: Option<&crate::surface::Item>) -> (Vec<String>, Vec<String>) {
+    /// Parameter names, those of them typed boolean, integer or number, and
+    /// those typed boolean, from one walk over the schema.
+    fn collect_params(
+        item: Option<&crate::surface::Item>,
+    ) -> (Vec<String>, Vec<String>, Vec<String>) {
         let Some(item) = item else {
-            return (Vec::new(), Vec::new());
+            return (Vec::new(), Vec::new(), Vec::new());
         };
         let mut out = Vec::new();
         let mut scalars = Vec::new();
+        let mut booleans = Vec::new();
         for (k, v) in crate::detect::capability::params(item) {
             let k = k.to_lowercase();
-            if v.get("type")
-                .and_then(|t| t.as_str())
-                .is_some_and(|t| matches!(t, "boolean" | "integer" | "number"))
-            {
+            let ty = v.get("type").and_then(|t| t.as_str());
+            if ty.is_some_and(|t| matches!(t, "boolean" | "integer" | "number")) {
                 scalars.push(k.clone());
+            }
+            if ty == Some("boolean") {
+                booleans.push(k.clone());
             }
             out.push(k);
         }
@@ -80,7 +88,7 @@ impl<'a> ItemCtx<'a> {
             );
         }
         out.retain(|n| n.len() >= 2);
-        (out, scalars)
+        (out, scalars, booleans)
     }
 
     pub(super) fn concepts_of(words: &str) -> u128 {
