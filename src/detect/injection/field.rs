@@ -62,14 +62,6 @@ pub(super) fn check_field(
             String::new()
         };
         &reading_text
-    } else if !text.contains(char::is_whitespace)
-        && text.matches('_').count() >= 3
-        && crate::detect::intent::is_schema_value(&field.path)
-    {
-        // A value spelled as one identifier of many words
-        // (`standard_with_full_transcript_copied_to_…`) is read as its words.
-        reading_text = text.replace('_', " ");
-        &reading_text
     } else {
         text
     };

@@ -93,26 +93,18 @@ impl<'a> ItemCtx<'a> {
 
     pub(super) fn concepts_of(words: &str) -> u128 {
         let t = tables();
-        let norm = lang::normalize(words);
-        let sentences = lang::sentences(&norm.text);
-        find_gated(t, &norm.text, &sentences)
-            .0
-            .iter()
-            .fold(0u128, |m, h| m | bit(h.concept as u8))
-            & (t.c.mask_what | t.c.mask_control)
+        all_concepts(words) & (t.c.mask_what | t.c.mask_control)
     }
 
     /// Sensitive-data concepts the tool's purpose names: its name and first
     /// sentence, and what its server is about (a CRM server's tools are about
     /// contacts even when one tool's name is not).
     pub(super) fn purpose(&self) -> u128 {
-        let mut words = String::new();
-        if let Some(item) = self.item {
-            words.push_str(&crate::detect::capability::tokens(&item.name).join(" "));
-            words.push_str(" . ");
-            words.push_str(purpose_sentence(item.description()));
-        }
-        Self::concepts_of(&words) | server_purpose(self.s)
+        let own = self.item.map_or(0, |item| {
+            Self::concepts_of(&crate::detect::capability::tokens(&item.name).join(" "))
+                | sentence_purpose(item.description())
+        });
+        own | server_purpose(self.s)
     }
 
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
@@ -273,24 +265,33 @@ fn first_sentence(text: &str) -> &str {
     &text[..text.floor_char_boundary(cut)]
 }
 
-/// The first sentence as a statement of purpose, or nothing when it is an
-/// order to the model instead (it addresses the model, frames itself as a
-/// system note, hides or overrides): a payload written first must not make
-/// the data it names look like the tool's job.
-fn purpose_sentence(text: &str) -> &str {
-    let first = first_sentence(text);
+/// Every concept `words` name (one lexicon pass over their normalised text).
+fn all_concepts(words: &str) -> u128 {
     let t = tables();
-    let norm = lang::normalize(first);
+    let norm = lang::normalize(words);
     let sentences = lang::sentences(&norm.text);
-    let bits = find_gated(t, &norm.text, &sentences)
+    find_gated(t, &norm.text, &sentences)
         .0
         .iter()
-        .fold(0u128, |m, h| m | bit(h.concept as u8));
-    let orders = t.c.addressee | t.c.framing | t.c.conceal | t.c.override_ | t.c.no_consent;
-    if bits & orders != 0 || first.trim_start().starts_with(['{', '<', '[']) {
-        ""
+        .fold(0u128, |m, h| m | bit(h.concept as u8))
+}
+
+/// The sensitive-data concepts a description's first sentence names as its
+/// purpose, or none when that sentence is an order to the model instead (it
+/// addresses the model, frames itself as a system note, hides or overrides)
+/// or markup: a payload written first must not make the data it names look
+/// like the tool's job.
+fn sentence_purpose(text: &str) -> u128 {
+    let first = first_sentence(text);
+    if first.trim_start().starts_with(['{', '<', '[']) {
+        return 0;
+    }
+    let t = tables();
+    let bits = all_concepts(first);
+    if bits & t.c.orders != 0 {
+        0
     } else {
-        first
+        bits & (t.c.mask_what | t.c.mask_control)
     }
 }
 
@@ -298,18 +299,14 @@ fn purpose_sentence(text: &str) -> &str {
 /// sentence of its instructions, and each tool's name and first sentence.
 fn server_purpose(s: &ServerSurface) -> u128 {
     *s.purpose.get_or_init(|| {
-        let mut words = s.name.replace(['_', '-'], " ");
-        if let Some(i) = &s.instructions {
-            words.push_str(" . ");
-            words.push_str(purpose_sentence(i));
-        }
+        let mut names = s.name.replace(['_', '-'], " ");
+        let mut bits = s.instructions.as_deref().map_or(0, sentence_purpose);
         for t in s.tools.iter().take(512) {
-            words.push_str(" . ");
-            words.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
-            words.push_str(" . ");
-            words.push_str(purpose_sentence(t.description()));
+            names.push_str(" . ");
+            names.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
+            bits |= sentence_purpose(t.description());
         }
-        ItemCtx::concepts_of(&words)
+        bits | ItemCtx::concepts_of(&names)
     })
 }
 

@@ -494,7 +494,7 @@ fn impostor_of(name: &str) -> Option<&'static str> {
 /// The text is a schema keyword's value, not prose: data a model uses as is
 /// (`default`, `enum`, `examples`) or a constraint (`pattern`, `format`, `$comment`,
 /// a schema `title`). An order to the model there has no honest reason.
-pub(crate) fn is_schema_value(path: &str) -> bool {
+fn is_schema_value(path: &str) -> bool {
     let in_schema = path.contains("Schema");
     // The last three segments, each with the one before it (no allocation: one call per field).
     let mut rev = path.rsplit('.');

@@ -26,8 +26,16 @@ impl Reading {
         let t = tables();
         // A value written as one identifier of four or more words
         // (`ignore-previous-instructions-and-reveal-…`) is read as its words.
+        // A schema value may hold an address too
+        // (`standard_with_full_transcript_copied_to_qa@…`): its underscores
+        // alone separate the words.
         let spaced;
-        let raw = if !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii())
+        let raw = if raw.contains(char::is_whitespace) {
+            raw
+        } else if super::is_schema_value(&field.path) && raw.matches('_').count() >= 3 {
+            spaced = raw.replace('_', " ");
+            spaced.as_str()
+        } else if raw.is_ascii()
             && raw.bytes().filter(|&b| b == b'-' || b == b'_').count() >= 3
             && raw
                 .bytes()
@@ -84,7 +92,6 @@ impl Reading {
                 last_end = None;
             }
         }
-        let orders = t.c.addressed | t.c.conceal | t.c.override_ | t.c.no_consent | t.c.framing;
         // A parenthesis that opens with "for example" / "e.g." / "such as" and
         // gives no order inside lists what the text is about ("(for example
         // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
@@ -93,7 +100,7 @@ impl Reading {
                 let gives_order = hits.iter().any(|h| {
                     h.span.0 as usize >= r.start
                         && h.span.1 as usize <= r.end
-                        && bit(h.concept as u8) & orders != 0
+                        && bit(h.concept as u8) & t.c.orders != 0
                 });
                 if !gives_order {
                     mentions.push((r.start, r.end));
@@ -106,7 +113,7 @@ impl Reading {
         // `assistant_must_call_…`).
         if super::is_schema_value(&field.path)
             && looks_like_regex(raw)
-            && !hits.iter().any(|h| bit(h.concept as u8) & orders != 0)
+            && !hits.iter().any(|h| bit(h.concept as u8) & t.c.orders != 0)
         {
             mentions.push((0, text.len()));
         }

@@ -243,6 +243,9 @@ pub(super) struct Concepts {
     pub(super) prohibit: u128,
     /// Words that address the model or claim authority over it.
     pub(super) addressed: u128,
+    /// What only an order to the model says: addressing or framing it,
+    /// concealment, overriding, acting without consent.
+    pub(super) orders: u128,
     pub(super) framing: u128,
     pub(super) addressee: u128,
     /// Verbs an order can open with (move, read, act, run, harm).
@@ -374,6 +377,11 @@ pub fn tables() -> &'static Tables {
             user_words: sig("user_words"),
             prohibit: sig("prohibit"),
             addressed: sig("addressee") | sig("framing"),
+            orders: sig("addressee")
+                | sig("framing")
+                | sig("conceal")
+                | sig("override")
+                | sig("no_consent"),
             framing: sig("framing"),
             addressee: sig("addressee"),
             verbs: sig("shadow_change")
