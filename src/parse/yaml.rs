@@ -58,7 +58,7 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
             Event::StreamEnd => break,
             Event::DocumentEnd if root.is_some() => break,
             Event::Nothing | Event::StreamStart | Event::DocumentStart | Event::DocumentEnd => {}
-            Event::SequenceStart(anchor, _) => {
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(err(
                         mark.line(),
@@ -68,19 +68,11 @@ pub fn yaml_with_offset(text: &str, display: &str, line_offset: u32) -> Result<D
                 }
                 let p = next_ptr(&stack);
                 doc.positions.entry(p.clone()).or_insert((line, col));
-                stack.push(Frame::Seq(Vec::new(), p, anchor));
-            }
-            Event::MappingStart(anchor, _) => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(err(
-                        mark.line(),
-                        mark.col(),
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
-                }
-                let p = next_ptr(&stack);
-                doc.positions.entry(p.clone()).or_insert((line, col));
-                stack.push(Frame::Map(Map::new(), p, anchor, None));
+                stack.push(if matches!(ev, Event::SequenceStart(..)) {
+                    Frame::Seq(Vec::new(), p, anchor)
+                } else {
+                    Frame::Map(Map::new(), p, anchor, None)
+                });
             }
             Event::SequenceEnd => {
                 if let Some(Frame::Seq(v, _, anchor)) = stack.pop() {
