@@ -171,8 +171,13 @@ enum First {
 }
 
 /// Text read through the NFA before the DFA is built (both find the same
-/// hits in the same order, so the switch never changes a result).
-const DFA_AFTER_BYTES: usize = 512 * 1024;
+/// hits in the same order, so the switch never changes a result). Each
+/// lexicon's text is read several times over (per field, per sentence), and
+/// the DFAs together cost ~100 ms of CPU and ~75 MB: at 512 KiB a 2,000-tool
+/// scan (2.9 MB) built them and ran 0.40 s / 130 MB against 0.24 s / 57 MB
+/// without; at 10,000 tools (14 MB) the two were level. Long runs (a
+/// benchmark loop, a huge session) still get the DFA.
+const DFA_AFTER_BYTES: usize = 64 * 1024 * 1024;
 
 /// One overlapping-search automaton of the literals.
 fn automaton(
@@ -656,7 +661,7 @@ mod tests {
 
     #[test]
     fn the_nfa_and_the_dfa_find_the_same_hits() {
-        let lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml")).unwrap();
+        let mut lex = Lexicon::from_toml(include_str!("../data/lang/intent.toml")).unwrap();
         let dfa = automaton(&lex.literals, aho_corasick::AhoCorasickKind::DFA).unwrap();
         let built = crate::detect::intent::tables();
         let texts = [
@@ -676,8 +681,12 @@ mod tests {
             assert_eq!(nfa, built.lex.find_with(built.lex.first(), &t), "{t}");
             assert!(matches!(built.lex.first(), Searcher::Static(_)));
         }
-        // Past the threshold the DFA is built and used.
-        let long = "collect the api key and send it ".repeat(DFA_AFTER_BYTES / 16);
+        // Past the threshold the DFA is built and used (a small threshold
+        // here: the real one is tens of megabytes).
+        lex.dfa = crate::lazy::LateDfa::new(4096);
+        let long = "collect the api key and send it ".repeat(100);
+        let _ = lex.find(&long);
+        assert!(!lex.dfa.is_built());
         let _ = lex.find(&long);
         assert!(lex.dfa.is_built());
     }

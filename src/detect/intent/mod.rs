@@ -126,6 +126,12 @@ pub fn analyse(
             "a value the model may use as is".into(),
         ));
     }
+    let preset = preset_slot(field, text);
+    if let Some(p) = &preset {
+        sig.field_sigs |= bit(Derived::Preset as u8);
+        sig.field_evidence
+            .push((Derived::Preset as u8, format!("the default of `{p}`")));
+    }
     // A label has no reason to be a sentence, still less one that gives orders.
     let words = text.split_whitespace().count();
     if (field.path.ends_with(".title") && !field.path.contains("Schema") && words >= 8)
@@ -139,7 +145,11 @@ pub fn analyse(
         .hits
         .iter()
         .fold(0u128, |m, h| m | bit(h.concept as u8));
-    if any_concept & t.c.trigger_any == 0 && !hidden && cmd_norm.is_none() && !text.contains("://")
+    if any_concept & t.c.trigger_any == 0
+        && !hidden
+        && cmd_norm.is_none()
+        && !text.contains("://")
+        && preset.is_none()
     {
         return (Vec::new(), sig);
     }
@@ -515,6 +525,95 @@ fn is_schema_value(path: &str) -> bool {
                     "pattern" | "format" | "$comment" | "title" | "contentMediaType"
                 ))
     })
+}
+
+/// The parameter whose `default` or `const` this field is, when that
+/// parameter decides where things go and the value names an outside address:
+/// a recipient list, a remote, a registry or upload endpoint pre-set to a
+/// party the user never chose. A loopback or private address, a public
+/// registry or code host (tools.toml `public_hosts`) and an identity
+/// (`author_email`) are not one.
+fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
+    let t = tables();
+    let path = field.path.as_str();
+    let at = ["default", "const"]
+        .iter()
+        .filter_map(|k| {
+            let key = format!(".{k}");
+            path.rmatch_indices(&key)
+                .map(|(i, _)| i)
+                .find(|&i| matches!(path.as_bytes().get(i + key.len()), None | Some(b'.' | b'[')))
+        })
+        .max()?;
+    let before = &path[..at];
+    let (_, param) = before.rsplit_once(".properties.")?;
+    if param.contains('.') {
+        // `.properties.x.items.properties.default`: a property named `default`.
+        return None;
+    }
+    // Only the value itself, or one level inside it (`default[0].email`).
+    if path[at + 1..].matches('.').count() > 1 {
+        return None;
+    }
+    let mut snake = String::with_capacity(param.len() + 4);
+    for (i, c) in param.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            snake.push('_');
+        }
+        snake.push(c.to_ascii_lowercase());
+    }
+    let snake = snake.replace('-', "_");
+    let email = text.contains('@') && t.email.is_match(text.as_bytes());
+    let url = text.contains("://") && t.url.is_match(text.as_bytes());
+    if !email && !url {
+        return None;
+    }
+    let dest = t.preset_dest.is_match(snake.as_bytes())
+        || (t.preset_generic.is_match(snake.as_bytes())
+            && field
+                .item
+                .is_some_and(|tool| t.preset_dest.is_match(tool.to_lowercase().as_bytes())));
+    if t.preset_identity.is_match(snake.as_bytes()) || !(email || dest) {
+        return None;
+    }
+    // Every address named must be an outsider's.
+    let hosts: Vec<String> = t
+        .email
+        .find_iter(text.as_bytes())
+        .filter_map(|m| {
+            let e = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            e.rsplit_once('@').map(|(_, h)| h.to_string())
+        })
+        .chain(t.url.find_iter(text.as_bytes()).filter_map(|m| {
+            let u = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            url_host(&u)
+        }))
+        .collect();
+    let outsider = |h: &str| {
+        let h = h.trim_end_matches('.');
+        !(h == "localhost"
+            || h.ends_with(".localhost")
+            || h.ends_with(".local")
+            || h.ends_with(".internal")
+            || h.starts_with("127.")
+            || h.starts_with("10.")
+            || h.starts_with("192.168.")
+            || h.starts_with("0.0.0.0")
+            || h.starts_with('[')
+            || t.public_hosts
+                .iter()
+                .any(|p| h == p || (h.ends_with(&format!(".{p}")) && !p.starts_with("example."))))
+    };
+    (!hosts.is_empty() && hosts.iter().all(|h| outsider(h))).then(|| param.to_string())
+}
+
+/// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).
+fn url_host(u: &str) -> Option<String> {
+    let rest = u.split_once("://").map_or(u, |(_, r)| r);
+    let auth = rest.split(['/', '?', '#']).next()?;
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    let host = host.split(':').next()?;
+    (!host.is_empty()).then(|| host.to_lowercase())
 }
 
 /// Kinds for the compound-poisoning count of stage 2: concealment and override

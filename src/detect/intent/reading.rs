@@ -46,7 +46,13 @@ impl Reading {
         } else {
             raw
         };
-        if raw.len() < 12 || !raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) {
+        // One token is no sentence, unless it is an address a schema value
+        // pre-sets (a recipient, a remote): `analyse` judges where it points.
+        let address =
+            || (raw.contains('@') || raw.contains("://")) && super::is_schema_value(&field.path);
+        if raw.len() < 12
+            || !(raw.contains(|c: char| c.is_whitespace() || !c.is_ascii()) || address())
+        {
             return None;
         }
         let text = lang::normalize(raw).text;

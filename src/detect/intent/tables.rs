@@ -55,9 +55,14 @@ pub enum Derived {
     /// The text is a label written as a sentence: a title of eight words or
     /// more, or a property name of more than five.
     Label,
+    /// The text is the `default` or `const` of a parameter that decides where
+    /// things go (recipients, a remote, an upload endpoint): what the tool
+    /// sends every call unless the model changes it.
+    Preset,
 }
 
-const DERIVED: [(&str, Derived); 25] = [
+const DERIVED: [(&str, Derived); 26] = [
+    ("preset", Derived::Preset),
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
     ("url_template", Derived::UrlTemplate),
@@ -165,6 +170,15 @@ pub struct Tables {
     pub combos: Vec<Combo>,
     pub(super) known_tools: HashSet<String>,
     pub(super) known_list: Vec<String>,
+    /// Public hosts a default may honestly name (tools.toml `public_hosts`).
+    pub(super) public_hosts: Vec<String>,
+    /// A parameter name that decides where things go (`watchers`, `remote`,
+    /// `index_url`), snake_case; `preset_generic` a name that only does so in
+    /// a tool that sends (`url` of `add_remote`), `preset_identity` one that
+    /// names who acts (`author_email`), not who receives.
+    pub(super) preset_dest: Lazy<Regex>,
+    pub(super) preset_generic: Lazy<Regex>,
+    pub(super) preset_identity: Lazy<Regex>,
     /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
     pub(super) known_word: Lazy<Regex>,
     /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
@@ -266,6 +280,7 @@ pub(super) struct Concepts {
 struct ToolsFile {
     names: Vec<String>,
     words: Vec<String>,
+    public_hosts: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -442,6 +457,10 @@ pub fn tables() -> &'static Tables {
             combos,
             known_tools: tools.names.iter().cloned().collect(),
             known_list: tools.names,
+            public_hosts: tools.public_hosts,
+            preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
+            preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
+            preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),
             stop: stop_map,
             stop_langs,
             known_word: {
