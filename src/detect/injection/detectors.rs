@@ -67,6 +67,16 @@ fn jwt_is_real(v: &str) -> bool {
         .is_some_and(|h| h.contains("\"alg\""))
 }
 
+/// A JWT whose signature cannot be one: a real signature is 32 bytes or more
+/// of hash output (HS256 32, ES256 64, RS256 256), and random bytes are never
+/// all printable; a made-up example's decodes to a word (`signature-example`)
+/// or is too short.
+fn jwt_signature_is_made_up(v: &str) -> bool {
+    let sig = v.split('.').nth(2).unwrap_or("");
+    decode_base64(sig)
+        .is_none_or(|b| b.len() < 16 || b.iter().all(|c| c.is_ascii_graphic() || *c == b' '))
+}
+
 /// MTC-INJ-SECRET-1: one finding per secret type per field, value redacted.
 pub(super) fn secrets(
     s: &ServerSurface,
@@ -88,7 +98,7 @@ pub(super) fn secrets(
         kinds.push(("secret".into(), shown.clone()));
         let mut f = at_field(s, field, ids::MTC_INJ_SECRET_1, format!("embedded {label}"))
             .evidence(format!("{label}: {shown}"));
-        if is_placeholder(v) {
+        if is_placeholder(v) || (id == "jwt" && jwt_signature_is_made_up(v)) {
             f = f.severity(Severity::Low).confidence(Confidence::Heuristic);
             f.message.push_str(" (placeholder-shaped value)");
         }

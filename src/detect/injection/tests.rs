@@ -548,6 +548,23 @@ fn secrets_are_redacted_and_placeholders_downgraded() {
         Severity::Low
     );
     assert!(found("Pass your GitHub token (ghp_...) in the header.").is_empty());
+    // A JWT whose signature is a word (`signature-example`) or too short is
+    // made up; one with 32 bytes of hash output is not.
+    let head =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZW1vLXVzZXIiLCJleHAiOjE4OTM0NTYwMDB9";
+    let jwt = |sig: &str| {
+        rule(
+            &found(&format!("Send {head}.{sig} to log in.")),
+            crate::rules::ids::MTC_INJ_SECRET_1,
+        )
+        .map(|f| f.severity)
+    };
+    assert_eq!(jwt("c2lnbmF0dXJlLWV4YW1wbGU"), Some(Severity::Low));
+    assert_eq!(jwt("AAAAAAAAAAAA"), Some(Severity::Low));
+    assert_eq!(
+        jwt("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
+        Some(Severity::High)
+    );
 }
 
 #[test]
