@@ -236,6 +236,18 @@ pub fn analyse(
             if b & t.c.weakening != 0 && in_address(text, h.range()) {
                 continue;
             }
+            // "Your own guidelines" are the model's, not the user's: a
+            // weakening word inside what is taken excuses nothing.
+            if b & t.c.weakening != 0
+                && own.iter().any(|c| {
+                    bit(c.concept as u8) & t.c.context != 0
+                        && c.span.0 <= h.span.0
+                        && c.span.1 >= h.span.1
+                        && c.span != h.span
+                })
+            {
+                continue;
+            }
             // A key a call is made with ("using OPENAI_API_KEY") configures it; it is not sent.
             if b & t.c.secret != 0
                 && text[h.range()].contains('_')
