@@ -246,6 +246,13 @@ pub(super) fn derive(
         let tool = c.get(2).map(text).unwrap_or_default();
         if !ctx.is_own_tool(&tool) && !ctx.s.name.to_lowercase().contains(&owner) {
             sen.add(Derived::ToolKnown as u8, &format!("{owner}'s `{tool}`"));
+            if owner == "server" || owner.ends_with("-server") {
+                // "the shopify server's `create_draft_order`": another server.
+                sen.add(
+                    t.c.other_tool.trailing_zeros() as u8,
+                    &format!("{owner}'s `{tool}`"),
+                );
+            }
         }
     }
     // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo.
@@ -282,6 +289,11 @@ pub(super) fn derive(
                 own_tool(ctx, sen, inner);
             } else if t.known_tools.contains(inner) {
                 sen.add(Derived::ToolKnown as u8, inner);
+            } else if tool_shaped(t, inner) && !own_name(ctx, inner) {
+                sen.add(
+                    Derived::ToolKnown as u8,
+                    &format!("`{inner}`, no tool of this server"),
+                );
             }
         }
         let identifier = inner
@@ -456,6 +468,59 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
 
 /// Another tool of this server, named: calling one its server marks
 /// destructive (`destructiveHint: true`) is an action with consequences.
+/// A name written as a tool's is: a verb, then one or more words joined by
+/// `_` or `.` (`create_draft_order`, `lock.unlock`), not a file name.
+fn tool_shaped(t: &Tables, name: &str) -> bool {
+    if !(5..=60).contains(&name.len())
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
+    {
+        return false;
+    }
+    let mut parts = name.split(['_', '.']);
+    let (Some(verb), Some(_)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let ext = name.rsplit('.').next().unwrap_or("");
+    let file = name.contains('.')
+        && matches!(
+            ext,
+            "json"
+                | "py"
+                | "js"
+                | "ts"
+                | "md"
+                | "txt"
+                | "yaml"
+                | "yml"
+                | "toml"
+                | "sh"
+                | "csv"
+                | "html"
+                | "xml"
+                | "log"
+                | "env"
+                | "cfg"
+                | "ini"
+                | "conf"
+                | "lock"
+                | "rs"
+                | "go"
+        );
+    !file && t.tool_verbs.contains(verb)
+}
+
+/// A prompt, resource or template of the server, by name.
+fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
+    let s = ctx.s;
+    s.prompts
+        .iter()
+        .chain(&s.resources)
+        .chain(&s.resource_templates)
+        .any(|i| i.name.eq_ignore_ascii_case(name))
+}
+
 fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
     sen.add(Derived::ToolOwn as u8, name);
     let destructive = own_tool_names(ctx.s)

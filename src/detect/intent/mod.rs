@@ -302,6 +302,7 @@ pub fn analyse(
             || sentence.contains("://")
             || sentence.contains('@')
             || (sen.sigs != 0 && sentence.contains('\''))
+            || sentence.contains("'s '")
         {
             let start = range.start;
             derive(

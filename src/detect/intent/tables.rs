@@ -172,6 +172,8 @@ pub struct Tables {
     pub(super) known_list: Vec<String>,
     /// Public hosts a default may honestly name (tools.toml `public_hosts`).
     pub(super) public_hosts: Vec<String>,
+    /// The verbs a tool name starts with (tools.toml `tool_verbs`).
+    pub(super) tool_verbs: HashSet<String>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
     /// `index_url`), snake_case; `preset_generic` a name that only does so in
     /// a tool that sends (`url` of `add_remote`), `preset_identity` one that
@@ -281,6 +283,7 @@ struct ToolsFile {
     names: Vec<String>,
     words: Vec<String>,
     public_hosts: Vec<String>,
+    tool_verbs: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -347,6 +350,7 @@ pub fn tables() -> &'static Tables {
                 | sig("personal")
                 | sig("user_words"),
             trigger_any: sig("move")
+                | sig("other_tool")
                 | sig("read")
                 | sig("conceal")
                 | sig("override")
@@ -421,7 +425,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress", "other_tool",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
@@ -458,6 +462,7 @@ pub fn tables() -> &'static Tables {
             known_tools: tools.names.iter().cloned().collect(),
             known_list: tools.names,
             public_hosts: tools.public_hosts,
+            tool_verbs: tools.tool_verbs.into_iter().collect(),
             preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
             preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
             preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),
