@@ -124,6 +124,7 @@ pub(super) fn derive(
     ctx: &ItemCtx<'_>,
     field: &TextField<'_>,
     sentence: &str,
+    doc_param: Option<&str>,
     negated_from: Option<usize>,
     mentioned: &dyn Fn(usize, usize) -> bool,
     sen: &mut Sentence,
@@ -314,9 +315,10 @@ pub(super) fn derive(
     {
         sen.add(Derived::Value as u8, &text(m));
     }
-    // Parameters: the field's own parameter, or one named in the sentence.
-    if let Some(p) = &ctx.own_param
-        && !ctx.booleans.contains(p)
+    // Parameters: the field's own parameter (or the one a docstring line
+    // documents), or one named in the sentence.
+    if let Some(p) = ctx.own_param.as_deref().or(doc_param)
+        && !ctx.booleans.iter().any(|b| b == p)
     {
         sen.add(Derived::WhereParam as u8, &format!("this parameter ({p})"));
         sen.add(Derived::InSlot as u8, &format!("text of parameter `{p}`"));

@@ -157,6 +157,9 @@ pub fn analyse(
     let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
+    // The parameter a docstring line documents (`name (type): …`,
+    // `@param {type} name - …`), for every sentence to the line's end.
+    let mut doc_param: Option<String> = None;
     for range in reading.sentences.iter().cloned() {
         let sentence = &text[range.clone()];
         let mut sen = Sentence::default();
@@ -296,6 +299,14 @@ pub fn analyse(
         }
         // Structure is only derived where there is something to combine it
         // with: an action, a concealment, a rule, data named, an address.
+        if text[..range.start].trim_end_matches(' ').ends_with('\n') || range.start == 0 {
+            doc_param = t
+                .doc_param
+                .captures(text[range.clone()].as_bytes())
+                .and_then(|c| c.get(1))
+                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
+                .filter(|p| ctx.is_param(p));
+        }
         if sen.sigs & t.c.actionable != 0
             || hidden
             || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)
@@ -310,6 +321,7 @@ pub fn analyse(
                 &ctx,
                 field,
                 sentence,
+                doc_param.as_deref(),
                 negated_from.map(|n| n - start),
                 &|a, b| reading.mentioned(start + a..start + b),
                 &mut sen,
