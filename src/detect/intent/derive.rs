@@ -94,6 +94,8 @@ pub(super) fn lists_values(before: &str, after: &str) -> bool {
 
 /// The words before a verb end in the user as its subject: "the user",
 /// "the customer has".
+/// ("The client" is the MCP client, the model's side, not a person: "the
+/// client attaches the user's statement here" is an order.)
 pub(super) fn user_is_subject(before: &str) -> bool {
     let mut w = before.split_whitespace().rev();
     let mut last = w.next();
@@ -110,7 +112,7 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     };
     matches!(
         subject,
-        "user" | "customer" | "client" | "caller" | "requester"
+        "user" | "customer" | "caller" | "requester"
     ) && matches!(w.next(), Some("the" | "a" | "your"))
 }
 

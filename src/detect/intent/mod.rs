@@ -149,6 +149,7 @@ pub fn analyse(
         && !hidden
         && cmd_norm.is_none()
         && !text.contains("://")
+        && !text.contains('@')
         && preset.is_none()
     {
         return (Vec::new(), sig);
