@@ -110,10 +110,8 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     let Some(subject) = last else {
         return false;
     };
-    matches!(
-        subject,
-        "user" | "customer" | "caller" | "requester"
-    ) && matches!(w.next(), Some("the" | "a" | "your"))
+    matches!(subject, "user" | "customer" | "caller" | "requester")
+        && matches!(w.next(), Some("the" | "a" | "your"))
 }
 
 pub(super) fn is_kana_or_hangul(c: char) -> bool {

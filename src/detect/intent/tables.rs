@@ -217,9 +217,7 @@ pub struct Tables {
     pub(super) channel: Lazy<Regex>,
     /// A host name whose labels hold placeholders (`<chunk>.x.example.org`).
     pub(super) host_template: Lazy<Regex>,
-    /// A docstring line documenting a parameter: `name (type): …`,
-    /// `@param {type} name - …`, `:param name: …`.
-    pub(super) doc_param: Lazy<Regex>,
+
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
     frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
@@ -494,7 +492,6 @@ pub fn tables() -> &'static Tables {
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
-            doc_param: re(r"^\s*(?:[-*]\s+)?(?:@param\s+(?:\{[^}]{0,40}\}\s+)?|:param\s+(?:[a-z\[\], ]{1,30}\s+)?)?'?([a-z_][a-z0-9_]{1,60})'?\s*(?:\([^)]{0,40}\))?\s*(?::|\s-\s|\s--\s)"),
             host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
             channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
