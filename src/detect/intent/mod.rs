@@ -240,11 +240,12 @@ pub fn analyse(
             if b & t.c.weakening != 0 && in_address(text, h.range()) {
                 continue;
             }
-            // "Your own guidelines" are the model's, not the user's: a
-            // weakening word inside what is taken excuses nothing.
+            // "Your own guidelines" are the model's, not the user's; the
+            // "never" of "never reveals" conceals: a weakening word inside
+            // what is taken or inside a concealment excuses nothing.
             if b & t.c.weakening != 0
                 && own.iter().any(|c| {
-                    bit(c.concept as u8) & t.c.context != 0
+                    bit(c.concept as u8) & (t.c.context | t.c.conceal) != 0
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
