@@ -171,13 +171,12 @@ enum First {
 }
 
 /// Text read through the NFA before the DFA is built (both find the same
-/// hits in the same order, so the switch never changes a result). Each
-/// lexicon's text is read several times over (per field, per sentence), and
-/// the DFAs together cost ~100 ms of CPU and ~75 MB: at 512 KiB a 2,000-tool
-/// scan (2.9 MB) built them and ran 0.40 s / 130 MB against 0.24 s / 57 MB
-/// without; at 10,000 tools (14 MB) the two were level. Long runs (a
-/// benchmark loop, a huge session) still get the DFA.
-const DFA_AFTER_BYTES: usize = 64 * 1024 * 1024;
+/// hits in the same order, so the switch never changes a result). The DFAs
+/// together cost ~100 ms of CPU and ~75 MB: at 512 KiB a 2,000-tool scan
+/// (2.9 MB) built them and ran 0.40 s / 130 MB against 0.24 s / 57 MB
+/// without; at 10,000 tools (14 MB) the two were level. Past a few megabytes
+/// the DFA's speed per byte (2–3× the NFA's) pays for it.
+const DFA_AFTER_BYTES: usize = 4 * 1024 * 1024;
 
 /// One overlapping-search automaton of the literals.
 fn automaton(
@@ -682,7 +681,7 @@ mod tests {
             assert!(matches!(built.lex.first(), Searcher::Static(_)));
         }
         // Past the threshold the DFA is built and used (a small threshold
-        // here: the real one is tens of megabytes).
+        // here: the real one is megabytes).
         lex.dfa = crate::lazy::LateDfa::new(4096);
         let long = "collect the api key and send it ".repeat(100);
         let _ = lex.find(&long);

@@ -149,7 +149,6 @@ pub fn analyse(
         && !hidden
         && cmd_norm.is_none()
         && !text.contains("://")
-        && !text.contains('@')
         && preset.is_none()
     {
         return (Vec::new(), sig);

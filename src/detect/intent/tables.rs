@@ -351,7 +351,6 @@ pub fn tables() -> &'static Tables {
                 | sig("personal")
                 | sig("user_words"),
             trigger_any: sig("move")
-                | sig("other_tool")
                 | sig("read")
                 | sig("conceal")
                 | sig("override")
@@ -426,7 +425,7 @@ pub fn tables() -> &'static Tables {
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
                 "secret", "private_files", "context", "personal", "user_words", "report_to_user",
                 "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress", "other_tool",
+                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
