@@ -118,14 +118,14 @@ pub(super) fn is_kana_or_hangul(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }
 
-/// Signals derived from the sentence text and the tool it belongs to.
+/// Signals derived from the sentence text and the tool it belongs to; with
+/// the parameter a docstring line documents and where a prohibition starts.
 pub(super) fn derive(
     t: &Tables,
     ctx: &ItemCtx<'_>,
     field: &TextField<'_>,
     sentence: &str,
-    doc_param: Option<&str>,
-    negated_from: Option<usize>,
+    (doc_param, negated_from): (Option<&str>, Option<usize>),
     mentioned: &dyn Fn(usize, usize) -> bool,
     sen: &mut Sentence,
 ) {

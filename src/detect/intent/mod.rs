@@ -319,8 +319,7 @@ pub fn analyse(
                 &ctx,
                 field,
                 sentence,
-                doc_param.as_deref(),
-                negated_from.map(|n| n - start),
+                (doc_param.as_deref(), negated_from.map(|n| n - start)),
                 &|a, b| reading.mentioned(start + a..start + b),
                 &mut sen,
             );
