@@ -31,13 +31,7 @@ fn purpose_is_defensive(s: &ServerSurface, field: &TextField<'_>) -> bool {
         return false;
     };
     let desc = item.description();
-    // The first sentence: a docstring's summary line ends at a line break.
-    let end = [". ", ".\n", "\n\n"]
-        .iter()
-        .filter_map(|p| desc.find(p))
-        .min()
-        .unwrap_or(desc.len());
-    let first = &desc[..end];
+    let first = crate::detect::intent::first_sentence(desc);
     // Addresses say nothing about purpose (`audit@…`, `https://scan.…`).
     let words: String = first
         .split_whitespace()

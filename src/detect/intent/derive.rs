@@ -468,8 +468,12 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
     out
 }
 
-/// Another tool of this server, named: calling one its server marks
-/// destructive (`destructiveHint: true`) is an action with consequences.
+/// What ends a file name, not a tool's (`setup.sh`, `config.toml`).
+const FILE_EXTENSIONS: &[&str] = &[
+    "json", "py", "js", "ts", "md", "txt", "yaml", "yml", "toml", "sh", "csv", "html", "xml",
+    "log", "env", "cfg", "ini", "conf", "lock", "rs", "go",
+];
+
 /// A name written as a tool's is: a verb, then one or more words joined by
 /// `_` or `.` (`create_draft_order`, `lock.unlock`), not a file name.
 fn tool_shaped(t: &Tables, name: &str) -> bool {
@@ -484,32 +488,9 @@ fn tool_shaped(t: &Tables, name: &str) -> bool {
     let (Some(verb), Some(_)) = (parts.next(), parts.next()) else {
         return false;
     };
-    let ext = name.rsplit('.').next().unwrap_or("");
-    let file = name.contains('.')
-        && matches!(
-            ext,
-            "json"
-                | "py"
-                | "js"
-                | "ts"
-                | "md"
-                | "txt"
-                | "yaml"
-                | "yml"
-                | "toml"
-                | "sh"
-                | "csv"
-                | "html"
-                | "xml"
-                | "log"
-                | "env"
-                | "cfg"
-                | "ini"
-                | "conf"
-                | "lock"
-                | "rs"
-                | "go"
-        );
+    let file = name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| FILE_EXTENSIONS.contains(&ext));
     !file && t.tool_verbs.contains(verb)
 }
 
@@ -523,6 +504,8 @@ fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
         .any(|i| i.name.eq_ignore_ascii_case(name))
 }
 
+/// Another tool of this server, named: calling one its server marks
+/// destructive (`destructiveHint: true`) is an action with consequences.
 fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
     sen.add(Derived::ToolOwn as u8, name);
     let destructive = own_tool_names(ctx.s)

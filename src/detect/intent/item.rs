@@ -251,7 +251,7 @@ pub(super) const QUERY_SLOTS: &[&str] = &[
 ];
 
 /// The first sentence of a description (at most 400 bytes): what the tool says it is.
-fn first_sentence(text: &str) -> &str {
+pub(crate) fn first_sentence(text: &str) -> &str {
     let cut = text
         .char_indices()
         .find(|&(i, c)| {

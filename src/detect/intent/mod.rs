@@ -40,6 +40,7 @@ mod tables;
 pub(crate) mod tests;
 
 pub use evaluate::analyse_item;
+pub(crate) use item::first_sentence;
 pub use reading::Reading;
 pub use signals::{FieldSignals, PatternFacts, Sentence, Structure};
 pub use tables::{Combo, Derived, Fnv, FnvBuild, Scope, Tables, tables};
@@ -589,11 +590,10 @@ fn documented_param(line: &str) -> Option<&str> {
 fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     let t = tables();
     let path = field.path.as_str();
-    let at = ["default", "const"]
+    let at = [".default", ".const"]
         .iter()
-        .filter_map(|k| {
-            let key = format!(".{k}");
-            path.rmatch_indices(&key)
+        .filter_map(|key| {
+            path.rmatch_indices(key)
                 .map(|(i, _)| i)
                 .find(|&i| matches!(path.as_bytes().get(i + key.len()), None | Some(b'.' | b'[')))
         })
@@ -608,14 +608,9 @@ fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     if path[at + 1..].matches('.').count() > 1 {
         return None;
     }
-    let mut snake = String::with_capacity(param.len() + 4);
-    for (i, c) in param.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            snake.push('_');
-        }
-        snake.push(c.to_ascii_lowercase());
-    }
-    let snake = snake.replace('-', "_");
+    let snake = crate::detect::capability::tokens(param)
+        .join("_")
+        .to_lowercase();
     let email = text.contains('@') && t.email.is_match(text.as_bytes());
     let url = text.contains("://") && t.url.is_match(text.as_bytes());
     if !email && !url {
@@ -645,17 +640,17 @@ fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     let outsider = |h: &str| {
         let h = h.trim_end_matches('.');
         !(h == "localhost"
-            || h.ends_with(".localhost")
-            || h.ends_with(".local")
-            || h.ends_with(".internal")
-            || h.starts_with("127.")
-            || h.starts_with("10.")
-            || h.starts_with("192.168.")
-            || h.starts_with("0.0.0.0")
-            || h.starts_with('[')
-            || t.public_hosts
+            || [".localhost", ".local", ".internal"]
                 .iter()
-                .any(|p| h == p || (h.ends_with(&format!(".{p}")) && !p.starts_with("example."))))
+                .any(|s| h.ends_with(s))
+            || ["127.", "10.", "192.168.", "0.0.0.0", "["]
+                .iter()
+                .any(|p| h.starts_with(p))
+            || t.public_hosts.iter().any(|p| {
+                h == p
+                    || (!p.starts_with("example.")
+                        && h.strip_suffix(p.as_str()).is_some_and(|r| r.ends_with('.')))
+            }))
     };
     (!hosts.is_empty() && hosts.iter().all(|h| outsider(h))).then(|| param.to_string())
 }
