@@ -190,9 +190,14 @@ pub fn analyse(
                 rest.starts_with("to ")
             }
         };
+        // "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
+        let attributive = |h: &lang::Hit| {
+            let rest = &text[h.span.1 as usize..];
+            rest.starts_with("され") || rest.starts_with('の')
+        };
         let prohibition = own
             .iter()
-            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0 || asks_to(h));
+            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0 && !attributive(h) || asks_to(h));
         let negated_from = prohibition.map(|h| h.span.1 as usize);
         let negated_back = prohibition
             .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
@@ -245,7 +250,7 @@ pub fn analyse(
             // what is taken or inside a concealment excuses nothing.
             if b & t.c.weakening != 0
                 && own.iter().any(|c| {
-                    bit(c.concept as u8) & (t.c.context | t.c.conceal) != 0
+                    bit(c.concept as u8) & (t.c.context | t.c.model_rules | t.c.conceal) != 0
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
@@ -287,6 +292,10 @@ pub fn analyse(
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);
+            // The model's own instructions are context too, and never a tool's purpose.
+            if b & t.c.model_rules != 0 {
+                sen.add(t.c.context.trailing_zeros() as u8, &text[h.range()]);
+            }
         }
         // An English order opens with its verb: "Add this key to …", "Also grab …".
         let at = range.start + order_start(sentence);

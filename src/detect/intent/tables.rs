@@ -255,6 +255,8 @@ pub(super) struct Concepts {
     pub(super) shadow_object: u128,
     pub(super) tool_output: u128,
     pub(super) context: u128,
+    /// The model's own instructions: context that is no tool's purpose.
+    pub(super) model_rules: u128,
     pub(super) secret: u128,
     pub(super) user_words: u128,
     pub(super) prohibit: u128,
@@ -348,6 +350,7 @@ pub fn tables() -> &'static Tables {
             mask_what: sig("secret")
                 | sig("private_files")
                 | sig("context")
+                | sig("model_rules")
                 | sig("personal")
                 | sig("user_words"),
             trigger_any: sig("move")
@@ -380,6 +383,7 @@ pub fn tables() -> &'static Tables {
                 | sig("secret")
                 | sig("private_files")
                 | sig("context")
+                | sig("model_rules")
                 | sig("personal"),
             defensive: sig("defensive"),
             example: sig("example_frame"),
@@ -392,6 +396,7 @@ pub fn tables() -> &'static Tables {
             shadow_object: sig("shadow_object"),
             tool_output: sig("tool_output"),
             context: sig("context"),
+            model_rules: sig("model_rules"),
             secret: sig("secret"),
             user_words: sig("user_words"),
             prohibit: sig("prohibit"),
