@@ -315,6 +315,18 @@ pub fn analyse(
                 .filter(|p| ctx.is_param(p))
                 .map(str::to_string);
         }
+        // A defaults block or sample call in the text that sets a parameter
+        // of this tool deciding where things go to an outside address.
+        if let Some((p, v)) = assignment(sentence)
+            && (sentence.contains('@') || sentence.contains("://"))
+            && ctx.is_param(p)
+            && outside_preset(field.item, p, v)
+        {
+            sen.add(
+                Derived::Preset as u8,
+                &format!("`{p}` set to an outside address"),
+            );
+        }
         if sen.sigs & t.c.actionable != 0
             || hidden
             || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)
@@ -617,21 +629,26 @@ fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     if path[at + 1..].matches('.').count() > 1 {
         return None;
     }
+    outside_preset(field.item, param, text).then(|| param.to_string())
+}
+
+/// Whether `param` decides where things go and `text`, its value, names only
+/// outside addresses (see [`preset_slot`]).
+fn outside_preset(item: Option<&str>, param: &str, text: &str) -> bool {
+    let t = tables();
     let snake = crate::detect::capability::tokens(param)
         .join("_")
         .to_lowercase();
     let email = text.contains('@') && t.email.is_match(text.as_bytes());
     let url = text.contains("://") && t.url.is_match(text.as_bytes());
     if !email && !url {
-        return None;
+        return false;
     }
     let dest = t.preset_dest.is_match(snake.as_bytes())
         || (t.preset_generic.is_match(snake.as_bytes())
-            && field
-                .item
-                .is_some_and(|tool| t.preset_dest.is_match(tool.to_lowercase().as_bytes())));
+            && item.is_some_and(|tool| t.preset_dest.is_match(tool.to_lowercase().as_bytes())));
     if t.preset_identity.is_match(snake.as_bytes()) || !(email || dest) {
-        return None;
+        return false;
     }
     // Every address named must be an outsider's.
     let hosts: Vec<String> = t
@@ -661,7 +678,32 @@ fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
                         && h.strip_suffix(p.as_str()).is_some_and(|r| r.ends_with('.')))
             }))
     };
-    (!hosts.is_empty() && hosts.iter().all(|h| outsider(h))).then(|| param.to_string())
+    !hosts.is_empty() && hosts.iter().all(|h| outsider(h))
+}
+
+/// A line that sets a parameter to a value, as a YAML or JSON defaults block
+/// or a sample call writes it: `reply_to: x@y`, `"webhook": "https://…",`,
+/// `cc = a@b`. The value is one token or one quoted string; a docstring's
+/// `name: what it is` is not an assignment.
+fn assignment(line: &str) -> Option<(&str, &str)> {
+    let mut rest = line.trim_start();
+    for bullet in ["- ", "* "] {
+        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
+    }
+    let rest = rest.trim_start_matches(['"', '\'', '`']);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    let after = after.trim_start_matches(['"', '\'', '`']).trim_start();
+    let value = after.strip_prefix([':', '='])?.trim();
+    let value = value.trim_end_matches(',').trim();
+    let quoted = value.len() >= 2
+        && (value.starts_with('"') && value.ends_with('"')
+            || value.starts_with('\'') && value.ends_with('\''));
+    let name = name.rsplit('.').next().unwrap_or(name);
+    (name.len() >= 2 && !value.is_empty() && (quoted || !value.contains(char::is_whitespace)))
+        .then_some((name, value))
 }
 
 /// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).
