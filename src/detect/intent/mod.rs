@@ -609,7 +609,6 @@ fn documented_param(line: &str) -> Option<&str> {
 /// registry or code host (tools.toml `public_hosts`) and an identity
 /// (`author_email`) are not one.
 fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
-    let t = tables();
     let path = field.path.as_str();
     let at = [".default", ".const"]
         .iter()
