@@ -99,10 +99,25 @@ pub(super) fn lists_values(before: &str, after: &str) -> bool {
 pub(super) fn user_is_subject(before: &str) -> bool {
     let mut w = before.split_whitespace().rev();
     let mut last = w.next();
-    if last.is_some_and(|x| {
+    // "… the user wants (them) copied": the user's wish, with its object.
+    if last.is_some_and(|x| matches!(x, "it" | "them" | "these" | "those")) {
+        last = w.next();
+    }
+    if last == Some("like") {
+        last = w.next().filter(|x| *x == "would").and_then(|_| w.next());
+    } else if last.is_some_and(|x| {
         matches!(
             x,
-            "has" | "have" | "had" | "just" | "already" | "themselves"
+            "has"
+                | "have"
+                | "had"
+                | "just"
+                | "already"
+                | "themselves"
+                | "wants"
+                | "wanted"
+                | "needs"
+                | "prefers"
         )
     }) {
         last = w.next();

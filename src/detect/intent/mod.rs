@@ -287,6 +287,21 @@ pub fn analyse(
             {
                 continue;
             }
+            // A word inside a dotted name ("crm.objects.contacts.read", a
+            // scope or a config key) is part of the name, not a verb.
+            if let [.., c, b'.'] = text.as_bytes()[..h.span.0 as usize]
+                && c.is_ascii_alphanumeric()
+            {
+                continue;
+            }
+            // So is a verb inside a snake_case name (`redirect_uri`, `send_to`).
+            if b & (negatable | t.c.shadow_change) != 0
+                && (matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'_'] if c.is_ascii_alphanumeric())
+                    || matches!(text.as_bytes()[h.span.1 as usize..], [b'_', c, ..] if c.is_ascii_alphanumeric())
+                    || !text[h.range()].contains([' ', '\'']) && text[h.range()].contains('_'))
+            {
+                continue;
+            }
             // An action named inside a condition ("when deploying, …") is not an order.
             if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
                 continue;
