@@ -128,10 +128,24 @@ pub fn analyse(
         ));
     }
     let preset = preset_slot(field, text);
+    let pattern = field.path.contains(".pattern");
     if let Some(p) = &preset {
         sig.field_sigs |= bit(Derived::Preset as u8);
-        sig.field_evidence
-            .push((Derived::Preset as u8, format!("the default of `{p}`")));
+        sig.field_evidence.push((
+            Derived::Preset as u8,
+            format!(
+                "the {} of `{p}`",
+                if pattern { "pattern" } else { "default" }
+            ),
+        ));
+        // A pattern's address is escaped (`x@y\.com`): name it here.
+        if pattern {
+            sig.field_sigs |= bit(Derived::WhereExt as u8);
+            sig.field_evidence.push((
+                Derived::WhereExt as u8,
+                "an address the pattern requires".into(),
+            ));
+        }
     }
     // A label has no reason to be a sentence, still less one that gives orders.
     let words = text.split_whitespace().count();
@@ -617,7 +631,7 @@ fn documented_param(line: &str) -> Option<&str> {
     (after.starts_with(':') || after.starts_with("- ") || after.starts_with("-- ")).then_some(name)
 }
 
-/// The parameter whose `default` or `const` this field is, when that
+/// The parameter whose `default`, `const` or `pattern` this field is, when that
 /// parameter decides where things go and the value names an outside address:
 /// a recipient list, a remote, a registry or upload endpoint pre-set to a
 /// party the user never chose. A loopback or private address, a public
@@ -625,7 +639,7 @@ fn documented_param(line: &str) -> Option<&str> {
 /// (`author_email`) are not one.
 fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     let path = field.path.as_str();
-    let at = [".default", ".const"]
+    let at = [".default", ".const", ".pattern"]
         .iter()
         .filter_map(|key| {
             path.rmatch_indices(key)
@@ -642,6 +656,12 @@ fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     // Only the value itself, or one level inside it (`default[0].email`).
     if path[at + 1..].matches('.').count() > 1 {
         return None;
+    }
+    // A pattern that only validates with a given address in it pre-sets
+    // that address as surely as a default does.
+    if path[at..].starts_with(".pattern") {
+        let literal = text.replace("\\.", ".");
+        return outside_preset(field.item, param, &literal).then(|| param.to_string());
     }
     outside_preset(field.item, param, text).then(|| param.to_string())
 }
