@@ -619,12 +619,20 @@ pub(super) fn auth_use(before: &str) -> bool {
 /// True when `r` lies inside a URL or an e-mail address (the whitespace-delimited
 /// token around it holds `://` or `@`).
 pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
-    let start = text[..r.start]
-        .rfind(|c: char| c.is_whitespace())
-        .map_or(0, |i| i + 1);
-    let end = text[r.end..]
-        .find(|c: char| c.is_whitespace())
-        .map_or(text.len(), |i| r.end + i);
-    let token = &text[start..end];
-    token.contains("://") || token.contains('@')
+    // Bounded both ways: an address is short, and a text of one long token
+    // with many hits must stay linear.
+    const REACH: usize = 256;
+    let b = text.as_bytes();
+    let lo = r.start.saturating_sub(REACH);
+    let hi = (r.end + REACH).min(b.len());
+    let start = b[lo..r.start]
+        .iter()
+        .rposition(u8::is_ascii_whitespace)
+        .map_or(lo, |i| lo + i + 1);
+    let end = b[r.end..hi]
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .map_or(hi, |i| r.end + i);
+    let token = &b[start..end];
+    token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
 }

@@ -301,16 +301,13 @@ pub fn analyse(
             {
                 continue;
             }
-            // A word inside a dotted name ("crm.objects.contacts.read", a
-            // scope or a config key) is part of the name, not a verb.
-            if let [.., c, b'.'] = text.as_bytes()[..h.span.0 as usize]
-                && c.is_ascii_alphanumeric()
-            {
-                continue;
-            }
-            // So is a verb inside a snake_case name (`redirect_uri`, `send_to`).
+            // A verb inside a dotted name ("crm.objects.contacts.read", a
+            // scope or a config key) is part of the name, not an order.
+            // So is one inside a snake_case name (`redirect_uri`, `send_to`).
+            // (Only verbs: `headers.cookie` still names a cookie.)
             if b & (negatable | t.c.shadow_change) != 0
-                && (matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'_'] if c.is_ascii_alphanumeric())
+                && (matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'.'] if c.is_ascii_alphanumeric())
+                    || matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'_'] if c.is_ascii_alphanumeric())
                     || matches!(text.as_bytes()[h.span.1 as usize..], [b'_', c, ..] if c.is_ascii_alphanumeric())
                     || !text[h.range()].contains([' ', '\'']) && text[h.range()].contains('_'))
             {
@@ -387,6 +384,13 @@ pub fn analyse(
             sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
         }
         sig.sentences.push(sen);
+    }
+    // "Send the goal exactly as in the example", "keep these as shown in
+    // every call": an example the text orders used as is is no example.
+    if sig.union() & t.c.adopt_example != 0 {
+        for sen in &mut sig.sentences {
+            sen.sigs &= !t.c.example;
+        }
     }
     // Purpose is only asked about when a sentence names sensitive data.
     if sig.union() & (t.c.mask_what | t.c.mask_control) != 0 {

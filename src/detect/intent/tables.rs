@@ -257,6 +257,8 @@ pub(super) struct Concepts {
     pub(super) context: u128,
     /// The model's own instructions: context that is no tool's purpose.
     pub(super) model_rules: u128,
+    /// An order to use an example as is ("exactly as in the example").
+    pub(super) adopt_example: u128,
     pub(super) shadow_change: u128,
     pub(super) secret: u128,
     pub(super) user_words: u128,
@@ -398,6 +400,7 @@ pub fn tables() -> &'static Tables {
             tool_output: sig("tool_output"),
             context: sig("context"),
             model_rules: sig("model_rules"),
+            adopt_example: sig("adopt_example"),
             shadow_change: sig("shadow_change"),
             secret: sig("secret"),
             user_words: sig("user_words"),
