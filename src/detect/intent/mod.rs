@@ -574,8 +574,30 @@ fn impostor_of(name: &str) -> Option<&'static str> {
     t.known_list
         .iter()
         .filter(|k| k.len() >= 6 && k.len().abs_diff(n.len()) <= 1)
-        .find(|k| fold(k) == folded)
+        .find(|k| {
+            let k = fold(k);
+            k == folded || swapped_letters(&k, &folded)
+        })
         .map(|k| k.as_str())
+}
+
+/// Two names that differ only by two adjacent letters swapped
+/// (`brave_web_serach`): a typing slip, the classic typosquat. A letter
+/// added or dropped is not one (`read_files` beside `read_file` is honest).
+fn swapped_letters(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) else {
+        return false;
+    };
+    i + 1 < a.len()
+        && a[i].is_ascii_alphabetic()
+        && a[i + 1].is_ascii_alphabetic()
+        && a[i] == b[i + 1]
+        && a[i + 1] == b[i]
+        && a[i + 2..] == b[i + 2..]
 }
 
 /// The text is a schema keyword's value, not prose: data a model uses as is

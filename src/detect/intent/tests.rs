@@ -37,3 +37,15 @@ fn a_docstring_line_names_its_parameter() {
         assert_eq!(super::documented_param(line), want, "{line}");
     }
 }
+
+#[test]
+fn a_typosquat_swaps_two_adjacent_letters() {
+    assert!(swapped_letters("brave_web_search", "brave_web_serach"));
+    assert!(swapped_letters("send_email", "send_emial"));
+    assert!(!swapped_letters("read_file", "read_files"));
+    assert!(!swapped_letters("read_file", "read_file"));
+    assert!(!swapped_letters("create_issue", "craete_isuse"));
+    assert!(!swapped_letters("get_v12", "get_v21"));
+    assert_eq!(impostor_of("brave_web_serach"), Some("brave_web_search"));
+    assert_eq!(impostor_of("brave_web_search"), None);
+}
