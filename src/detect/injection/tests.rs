@@ -5,7 +5,16 @@ use crate::surface::{Item, Location, Source, Transport};
 use serde_json::json;
 use std::collections::BTreeSet;
 
+mod slots;
 mod structure;
+
+/// Graded C or worse on its own: a confirmed high or a critical.
+fn serious(s: &ServerSurface) -> bool {
+    run(s).iter().any(|x| {
+        x.severity == Severity::Critical && x.confidence >= Confidence::Strong
+            || x.severity == Severity::High && x.confidence == Confidence::Confirmed
+    })
+}
 
 fn run(s: &ServerSurface) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -1,0 +1,124 @@
+//! Destinations set in advance: a parameter that decides where things go,
+//! fixed to an outside address by its schema (`default`, `const`, `pattern`)
+//! or by a defaults block or sample call in the text.
+
+use super::tables::tables;
+use crate::surface::TextField;
+
+/// The parameter whose `default`, `const` or `pattern` this field is, when that
+/// parameter decides where things go and the value names an outside address:
+/// a recipient list, a remote, a registry or upload endpoint pre-set to a
+/// party the user never chose. A loopback or private address, a public
+/// registry or code host (tools.toml `public_hosts`) and an identity
+/// (`author_email`) are not one.
+pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
+    let path = field.path.as_str();
+    let at = [".default", ".const", ".pattern"]
+        .iter()
+        .filter_map(|key| {
+            path.rmatch_indices(key)
+                .map(|(i, _)| i)
+                .find(|&i| matches!(path.as_bytes().get(i + key.len()), None | Some(b'.' | b'[')))
+        })
+        .max()?;
+    let before = &path[..at];
+    let (_, param) = before.rsplit_once(".properties.")?;
+    if param.contains('.') {
+        // `.properties.x.items.properties.default`: a property named `default`.
+        return None;
+    }
+    // Only the value itself, or one level inside it (`default[0].email`).
+    if path[at + 1..].matches('.').count() > 1 {
+        return None;
+    }
+    // A pattern that only validates with a given address in it pre-sets
+    // that address as surely as a default does.
+    if path[at..].starts_with(".pattern") {
+        let literal = text.replace("\\.", ".");
+        return outside_preset(field.item, param, &literal).then(|| param.to_string());
+    }
+    outside_preset(field.item, param, text).then(|| param.to_string())
+}
+
+/// Whether `param` decides where things go and `text`, its value, names only
+/// outside addresses (see [`preset_slot`]).
+pub(super) fn outside_preset(item: Option<&str>, param: &str, text: &str) -> bool {
+    let t = tables();
+    let snake = crate::detect::capability::tokens(param)
+        .join("_")
+        .to_lowercase();
+    let email = text.contains('@') && t.email.is_match(text.as_bytes());
+    let url = text.contains("://") && t.url.is_match(text.as_bytes());
+    if !email && !url {
+        return false;
+    }
+    let dest = t.preset_dest.is_match(snake.as_bytes())
+        || (t.preset_generic.is_match(snake.as_bytes())
+            && item.is_some_and(|tool| t.preset_dest.is_match(tool.to_lowercase().as_bytes())));
+    if t.preset_identity.is_match(snake.as_bytes()) || !(email || dest) {
+        return false;
+    }
+    // Every address named must be an outsider's.
+    let hosts: Vec<String> = t
+        .email
+        .find_iter(text.as_bytes())
+        .filter_map(|m| {
+            let e = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            e.rsplit_once('@').map(|(_, h)| h.to_string())
+        })
+        .chain(t.url.find_iter(text.as_bytes()).filter_map(|m| {
+            let u = String::from_utf8_lossy(m.as_bytes()).into_owned();
+            url_host(&u)
+        }))
+        .collect();
+    let outsider = |h: &str| {
+        let h = h.trim_end_matches('.');
+        !(h == "localhost"
+            || [".localhost", ".local", ".internal"]
+                .iter()
+                .any(|s| h.ends_with(s))
+            || ["127.", "10.", "192.168.", "0.0.0.0", "["]
+                .iter()
+                .any(|p| h.starts_with(p))
+            || t.public_hosts.iter().any(|p| {
+                h == p
+                    || (!p.starts_with("example.")
+                        && h.strip_suffix(p.as_str()).is_some_and(|r| r.ends_with('.')))
+            }))
+    };
+    !hosts.is_empty() && hosts.iter().all(|h| outsider(h))
+}
+
+/// A line that sets a parameter to a value, as a YAML or JSON defaults block
+/// or a sample call writes it: `reply_to: x@y`, `"webhook": "https://…",`,
+/// `cc = a@b`. The value is one token or one quoted string; a docstring's
+/// `name: what it is` is not an assignment.
+pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
+    let mut rest = line.trim_start();
+    for bullet in ["- ", "* "] {
+        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
+    }
+    let rest = rest.trim_start_matches(['"', '\'', '`']);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    let after = after.trim_start_matches(['"', '\'', '`']).trim_start();
+    let value = after.strip_prefix([':', '='])?.trim();
+    let value = value.trim_end_matches(',').trim();
+    let quoted = value.len() >= 2
+        && (value.starts_with('"') && value.ends_with('"')
+            || value.starts_with('\'') && value.ends_with('\''));
+    let name = name.rsplit('.').next().unwrap_or(name);
+    (name.len() >= 2 && !value.is_empty() && (quoted || !value.contains(char::is_whitespace)))
+        .then_some((name, value))
+}
+
+/// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).
+fn url_host(u: &str) -> Option<String> {
+    let rest = u.split_once("://").map_or(u, |(_, r)| r);
+    let auth = rest.split(['/', '?', '#']).next()?;
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    let host = host.split(':').next()?;
+    (!host.is_empty()).then(|| host.to_lowercase())
+}
