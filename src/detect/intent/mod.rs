@@ -130,18 +130,17 @@ pub fn analyse(
         ));
     }
     let preset = preset_slot(field, text);
-    let pattern = field.path.contains(".pattern");
-    if let Some(p) = &preset {
+    if let Some((p, pattern)) = &preset {
         sig.field_sigs |= bit(Derived::Preset as u8);
         sig.field_evidence.push((
             Derived::Preset as u8,
             format!(
                 "the {} of `{p}`",
-                if pattern { "pattern" } else { "default" }
+                if *pattern { "pattern" } else { "default" }
             ),
         ));
         // A pattern's address is escaped (`x@y\.com`): name it here.
-        if pattern {
+        if *pattern {
             sig.field_sigs |= bit(Derived::WhereExt as u8);
             sig.field_evidence.push((
                 Derived::WhereExt as u8,

@@ -11,7 +11,8 @@ use crate::surface::TextField;
 /// party the user never chose. A loopback or private address, a public
 /// registry or code host (tools.toml `public_hosts`) and an identity
 /// (`author_email`) are not one.
-pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
+/// Also whether the value is a `pattern` (its address written escaped).
+pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<(String, bool)> {
     let path = field.path.as_str();
     let at = [".default", ".const", ".pattern"]
         .iter()
@@ -35,9 +36,9 @@ pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<String> {
     // that address as surely as a default does.
     if path[at..].starts_with(".pattern") {
         let literal = text.replace("\\.", ".");
-        return outside_preset(field.item, param, &literal).then(|| param.to_string());
+        return outside_preset(field.item, param, &literal).then(|| (param.to_string(), true));
     }
-    outside_preset(field.item, param, text).then(|| param.to_string())
+    outside_preset(field.item, param, text).then(|| (param.to_string(), false))
 }
 
 /// Whether `param` decides where things go and `text`, its value, names only
