@@ -10,8 +10,8 @@ use crate::surface::TextField;
 /// a recipient list, a remote, a registry or upload endpoint pre-set to a
 /// party the user never chose. A loopback or private address, a public
 /// registry or code host (tools.toml `public_hosts`) and an identity
-/// (`author_email`) are not one.
-/// Also whether the value is a `pattern` (its address written escaped).
+/// (`author_email`) are not one. The flag says the value is a `pattern`
+/// (its address written escaped).
 pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<(String, bool)> {
     let path = field.path.as_str();
     let at = [".default", ".const", ".pattern"]
