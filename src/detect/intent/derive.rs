@@ -616,6 +616,17 @@ pub(super) fn auth_use(before: &str) -> bool {
         .any(|w| before.ends_with(w))
 }
 
+/// True when `r` lies inside an identifier: a dotted name
+/// ("crm.objects.contacts.read", a scope or a config key) or a snake_case
+/// one (`redirect_uri`, `send_to`), or is one itself.
+pub(super) fn in_name(text: &str, r: std::ops::Range<usize>) -> bool {
+    let word = |c: &u8| c.is_ascii_alphanumeric();
+    let hit = &text[r.clone()];
+    matches!(text.as_bytes()[..r.start], [.., c, b'.' | b'_'] if word(&c))
+        || matches!(text.as_bytes()[r.end..], [b'_', c, ..] if word(&c))
+        || !hit.contains([' ', '\'']) && hit.contains('_')
+}
+
 /// True when `r` lies inside a URL or an e-mail address (the whitespace-delimited
 /// token around it holds `://` or `@`).
 pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {

@@ -50,8 +50,8 @@ use crate::finding::Severity;
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
 use derive::{
-    auth_use, derive, in_address, in_condition, is_kana_or_hangul, lists_values, order_start,
-    user_is_subject,
+    auth_use, derive, in_address, in_condition, in_name, is_kana_or_hangul, lists_values,
+    order_start, user_is_subject,
 };
 use evaluate::evaluate;
 use item::ItemCtx;
@@ -302,16 +302,9 @@ pub fn analyse(
             {
                 continue;
             }
-            // A verb inside a dotted name ("crm.objects.contacts.read", a
-            // scope or a config key) is part of the name, not an order.
-            // So is one inside a snake_case name (`redirect_uri`, `send_to`).
-            // (Only verbs: `headers.cookie` still names a cookie.)
-            if b & (negatable | t.c.shadow_change) != 0
-                && (matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'.'] if c.is_ascii_alphanumeric())
-                    || matches!(text.as_bytes()[..h.span.0 as usize], [.., c, b'_'] if c.is_ascii_alphanumeric())
-                    || matches!(text.as_bytes()[h.span.1 as usize..], [b'_', c, ..] if c.is_ascii_alphanumeric())
-                    || !text[h.range()].contains([' ', '\'']) && text[h.range()].contains('_'))
-            {
+            // A verb inside a name is part of the name, not an order (only
+            // verbs: `headers.cookie` still names a cookie).
+            if b & (negatable | t.c.shadow_change) != 0 && in_name(text, h.range()) {
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.
@@ -388,13 +381,14 @@ pub fn analyse(
     }
     // "Send the goal exactly as in the example", "keep these as shown in
     // every call": an example the text orders used as is is no example.
-    if sig.union() & t.c.adopt_example != 0 {
+    let union = sig.union();
+    if union & t.c.adopt_example != 0 {
         for sen in &mut sig.sentences {
             sen.sigs &= !t.c.example;
         }
     }
     // Purpose is only asked about when a sentence names sensitive data.
-    if sig.union() & (t.c.mask_what | t.c.mask_control) != 0 {
+    if union & (t.c.mask_what | t.c.mask_control) != 0 {
         let purpose = ctx.purpose();
         for (i, sen) in sig.sentences.iter_mut().enumerate() {
             let what = sen.sigs & t.c.mask_what;

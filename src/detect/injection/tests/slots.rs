@@ -5,7 +5,7 @@
 
 use super::*;
 
-/// A one-tool server with string parameters (`props` adds keywords to each).
+/// A one-tool server whose input schema has the properties `props`.
 fn tool(name: &str, description: &str, props: serde_json::Value) -> ServerSurface {
     surface_tool(
         name,
