@@ -40,8 +40,8 @@ fn main() {
         let dest = out.join(rel).with_extension("json");
         std::fs::create_dir_all(dest.parent().expect("parent")).expect("create OUT_DIR/data");
         write_if_changed(&dest, json.as_bytes());
-        if let Some(pre) = prefilters(&doc, &f) {
-            write_if_changed(&dest.with_extension("prefilter.json"), pre.as_bytes());
+        for (key, pre) in prefilters(&doc, &f) {
+            write_if_changed(&dest.with_extension(format!("{key}.prefilter")), &pre);
         }
         if let Some(concepts) = doc.get("concept").and_then(|c| c.as_table_like()) {
             write_if_changed(&dest.with_extension("lex"), &lexicon(concepts, &f));
@@ -285,77 +285,85 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
     ("lang/frames.toml", "frame", false),
 ];
 
-/// `{"TABLE": [clauses | null, …]}`: for each pattern, clauses that every
-/// match satisfies, each a list of literals one of which (compared
-/// ASCII-case-insensitively) the match contains; a literal is
-/// `[flags, bytes…]` where flag 1 = a word boundary (`\b`) before it and 2 = one
-/// after it (`null`: no such clause, the pattern always runs). See
-/// `src/prefilter.rs`.
-fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Option<String> {
-    let rel = f
+/// The compiled prefilter of each pattern table of a data file: `(key,
+/// bytes)`. For each pattern, clauses that every match satisfies, each a list
+/// of literals one of which (compared ASCII-case-insensitively) the match
+/// contains, some only at a word boundary (`\b`) before or after it; a
+/// pattern with no such clause always runs. Layout (little-endian u32 unless
+/// noted), read by `src/prefilter.rs`: `patterns`, `need[patterns]` (bytes:
+/// the mask of each pattern's clauses), `literals`, per literal its length,
+/// bytes (ASCII-lowercased) and uses (`count`, then `pattern`, `clause` byte,
+/// `flags` byte each), and last the literals' Aho–Corasick automaton
+/// (`src/lang/trie.rs`), so start-up builds nothing.
+fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
+    let Some(rel) = f
         .strip_prefix("src/data")
-        .ok()?
-        .to_str()?
-        .replace('\\', "/");
-    let tables: Vec<_> = PATTERN_TABLES.iter().filter(|t| t.0 == rel).collect();
-    if tables.is_empty() {
-        return None;
-    }
-    let mut out = String::from("{");
-    for (n, (_, key, ci)) in tables.iter().enumerate() {
-        if n > 0 {
-            out.push(',');
-        }
-        string(key, &mut out);
-        out.push_str(":[");
+        .ok()
+        .and_then(|r| r.to_str())
+        .map(|r| r.replace('\\', "/"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (_, key, ci) in PATTERN_TABLES.iter().filter(|t| t.0 == rel) {
         let rows = doc
             .get(key)
             .and_then(|i| i.as_array_of_tables())
             .unwrap_or_else(|| panic!("{}: no [[{key}]]", f.display()));
+        let mut lits: Vec<Vec<u8>> = Vec::new();
+        let mut uses: Vec<Vec<(u32, u8, u8)>> = Vec::new();
+        let mut index = std::collections::HashMap::<Vec<u8>, usize>::new();
+        let mut need = Vec::new();
         for (i, row) in rows.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
             let p = row
                 .get("pattern")
                 .and_then(|v| v.as_str())
                 .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()));
+            let mut mask = 0u8;
             match required(p, *ci) {
                 Some(clauses) => {
-                    out.push('[');
-                    for (c, lits) in clauses.iter().enumerate() {
-                        if c > 0 {
-                            out.push(',');
-                        }
-                        out.push('[');
-                        for (k, l) in lits.iter().enumerate() {
-                            if k > 0 {
-                                out.push(',');
-                            }
+                    for (c, ls) in clauses.iter().take(8).enumerate() {
+                        mask |= 1 << c;
+                        for l in ls {
                             let (flags, core) = split_bounds(l);
-                            let _ = write!(out, "[{flags}");
-                            for b in core {
-                                let _ = write!(out, ",{b}");
-                            }
-                            out.push(']');
+                            let k = *index.entry(core.to_ascii_lowercase()).or_insert_with(|| {
+                                lits.push(core.to_ascii_lowercase());
+                                uses.push(Vec::new());
+                                lits.len() - 1
+                            });
+                            uses[k].push((i as u32, c as u8, flags));
                         }
-                        out.push(']');
                     }
-                    out.push(']');
                 }
-                None => {
-                    println!(
-                        "cargo:warning={}: [[{key}]] #{i} has no required literal; it runs on every text",
-                        f.display()
-                    );
-                    out.push_str("null");
-                }
+                None => println!(
+                    "cargo:warning={}: [[{key}]] #{i} has no required literal; it runs on every text",
+                    f.display()
+                ),
+            }
+            need.push(mask);
+        }
+        let mut w = Vec::new();
+        let num = |w: &mut Vec<u8>, v: usize| {
+            w.extend_from_slice(&u32::try_from(v).expect("fits u32").to_le_bytes())
+        };
+        num(&mut w, need.len());
+        w.extend_from_slice(&need);
+        num(&mut w, lits.len());
+        for (l, us) in lits.iter().zip(&uses) {
+            num(&mut w, l.len());
+            w.extend_from_slice(l);
+            num(&mut w, us.len());
+            for &(p, c, fl) in us {
+                num(&mut w, p as usize);
+                w.push(c);
+                w.push(fl);
             }
         }
-        out.push(']');
+        let refs: Vec<&[u8]> = lits.iter().map(Vec::as_slice).collect();
+        w.extend_from_slice(&trie::build(&refs));
+        out.push((*key, w));
     }
-    out.push('}');
-    Some(out)
+    out
 }
 
 type Lits = std::collections::BTreeSet<Vec<u8>>;

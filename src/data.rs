@@ -22,18 +22,6 @@ macro_rules! lexicon {
 }
 pub(crate) use lexicon;
 
-/// The literal prefilters `build.rs` derived for the pattern tables of
-/// `src/data/<path>.toml` (`crate::prefilter::Required`).
-macro_rules! prefilter {
-    ($path:literal) => {
-        crate::data::parse::<crate::prefilter::Required>(
-            include_str!(concat!(env!("OUT_DIR"), "/data/", $path, ".prefilter.json")),
-            $path,
-        )
-    };
-}
-pub(crate) use prefilter;
-
 /// Read one table; the files are compiled in and every one is loaded by a unit
 /// test, so a failure is a build defect.
 pub fn parse<T: DeserializeOwned>(json: &str, name: &str) -> T {

@@ -1,22 +1,44 @@
 //! Which patterns of a table can match a text, without compiling them.
 //!
 //! `build.rs` reads every pattern of the pattern tables (`injection.toml`,
-//! `lang/frames.toml`) and derives up to four clauses that any match
+//! `lang/frames.toml`) and derives up to eight clauses that any match
 //! satisfies, each a set of literals one of which the match contains, some
 //! of them only at an ASCII word boundary (`\bset\b` is not met by
-//! "reset"). At run time one case-insensitive Aho–Corasick pass over every
-//! literal (a few hundred short ones: cheap to build) marks the clauses met;
+//! "reset"). It also builds the literals' Aho–Corasick automaton, which is
+//! searched in place (`crate::lang::trie`): start-up builds nothing. At run
+//! time one case-insensitive pass over every literal marks the clauses met;
 //! a pattern is a candidate when all of its clauses are, and only candidates
 //! are compiled (on first use) and run. A pattern that can match is always a
 //! candidate, so results equal running every pattern (or a `RegexSet` of
 //! them); a unit test checks that on the dev corpus.
 
+use crate::lang::trie;
 use crate::lazy::LateDfa;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-/// Text read through the NFA before the DFA is built. Both report the same
-/// matches, so the switch never changes a result; a small scan never pays
-/// for the DFA's table, a large one reads several times faster per byte.
+/// The compiled prefilter of pattern table `key` of `src/data/<path>.toml`,
+/// which has `patterns` patterns, e.g. `prefilter!("injection", "pattern", n)`.
+macro_rules! prefilter {
+    ($path:literal, $key:literal, $patterns:expr) => {
+        crate::prefilter::Prefilter::from_compiled(
+            include_bytes!(concat!(
+                env!("OUT_DIR"),
+                "/data/",
+                $path,
+                ".",
+                $key,
+                ".prefilter"
+            )),
+            $patterns,
+        )
+    };
+}
+pub(crate) use prefilter;
+
+/// Text read through the compiled automaton before the DFA is built. Both
+/// report the same matches, so the switch never changes a result; a small
+/// scan never pays for the DFA's table, a large one reads several times
+/// faster per byte.
 const DFA_AFTER_BYTES: usize = 256 * 1024;
 
 /// A word boundary is required before the literal.
@@ -34,77 +56,121 @@ struct Owner {
 
 /// Candidate patterns of one table.
 pub struct Prefilter {
-    ac: Option<AhoCorasick>,
-    /// The literals, kept to build the DFA when the text read warrants it.
-    lits: Vec<Vec<u8>>,
+    /// The literals' automaton as `build.rs` compiled it (`None`: malformed,
+    /// then every pattern is a candidate).
+    nfa: Option<trie::Nfa<'static>>,
+    /// The literals (ASCII-lowercased), kept to build the DFA when the text
+    /// read warrants it.
+    lits: Vec<&'static [u8]>,
     dfa: LateDfa,
-    /// Clause uses per literal of the automaton.
-    owners: Vec<Vec<Owner>>,
+    /// Clause uses per literal, as `owners[starts[i]..starts[i + 1]]`.
+    owners: Vec<Owner>,
+    starts: Vec<u32>,
     /// Per pattern, the mask of its clauses (0: always a candidate).
     need: Vec<u8>,
 }
 
-/// The clauses `build.rs` derived for one pattern: literals as
-/// `[flags, bytes…]`.
-type Clauses = Vec<Vec<Vec<u8>>>;
+/// Reads `build.rs`'s layout (see `prefilters` there).
+struct Reader {
+    b: &'static [u8],
+    at: usize,
+}
+
+impl Reader {
+    fn bytes(&mut self, n: usize) -> Option<&'static [u8]> {
+        let s = self.b.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+    fn num(&mut self) -> Option<usize> {
+        let s = self.bytes(4)?;
+        usize::try_from(u32::from_le_bytes(s.try_into().ok()?)).ok()
+    }
+}
 
 impl Prefilter {
-    /// From `build.rs`'s clauses per pattern (`None`: always a candidate).
-    pub fn new(required: &[Option<Clauses>]) -> Prefilter {
-        let mut lits: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<Vec<Owner>> = Vec::new();
-        let mut index = std::collections::HashMap::<&[u8], usize>::new();
-        let mut need = vec![0u8; required.len()];
-        for (i, r) in required.iter().enumerate() {
-            let Some(clauses) = r else { continue };
-            for (c, ls) in clauses.iter().take(8).enumerate() {
-                need[i] |= 1 << c;
-                for l in ls {
-                    let Some((&flags, bytes)) = l.split_first() else {
-                        continue;
-                    };
-                    let k = *index.entry(bytes).or_insert_with(|| {
-                        lits.push(bytes);
-                        owners.push(Vec::new());
-                        lits.len() - 1
-                    });
-                    owners[k].push(Owner {
-                        pattern: i as u32,
-                        clause: c as u8,
-                        flags,
-                    });
+    /// From `build.rs`'s compiled table of `patterns` patterns; a malformed
+    /// one or another count (a build defect) makes every pattern a candidate,
+    /// which is slower but still correct.
+    pub fn from_compiled(b: &'static [u8], patterns: usize) -> Prefilter {
+        Prefilter::decode(b)
+            .filter(|p| p.need.len() == patterns)
+            .unwrap_or_else(|| Prefilter {
+                nfa: None,
+                lits: Vec::new(),
+                dfa: LateDfa::new(DFA_AFTER_BYTES),
+                owners: Vec::new(),
+                starts: vec![0],
+                need: vec![0; patterns],
+            })
+    }
+
+    fn decode(b: &'static [u8]) -> Option<Prefilter> {
+        let mut r = Reader { b, at: 0 };
+        let patterns = r.num()?;
+        let need = r.bytes(patterns)?.to_vec();
+        let n = r.num()?;
+        let mut lits = Vec::with_capacity(n);
+        let mut owners = Vec::new();
+        let mut starts = Vec::with_capacity(n + 1);
+        starts.push(0);
+        for _ in 0..n {
+            let len = r.num()?;
+            lits.push(r.bytes(len)?);
+            for _ in 0..r.num()? {
+                let pattern = u32::try_from(r.num()?).ok()?;
+                let cf = r.bytes(2)?;
+                if pattern as usize >= patterns || cf[0] >= 8 {
+                    return None;
                 }
+                owners.push(Owner {
+                    pattern,
+                    clause: cf[0],
+                    flags: cf[1],
+                });
             }
+            starts.push(u32::try_from(owners.len()).ok()?);
         }
-        let ac = automaton(&lits, AhoCorasickKind::ContiguousNFA);
-        if ac.is_none() {
-            // Unreachable with the compiled-in tables; stay correct anyway.
-            need.iter_mut().for_each(|n| *n = 0);
+        let nfa = trie::Nfa::new(b.get(r.at..)?)?;
+        if nfa.patterns() != n {
+            return None;
         }
-        let lits = lits.into_iter().map(<[u8]>::to_vec).collect();
-        Prefilter {
-            ac,
+        Some(Prefilter {
+            nfa: Some(nfa),
             lits,
             dfa: LateDfa::new(DFA_AFTER_BYTES),
             owners,
+            starts,
             need,
-        }
+        })
     }
 
     /// The patterns that may match `hay`, in ascending order.
     pub fn candidates(&self, hay: &[u8]) -> Vec<usize> {
         let mut met = vec![0u8; self.need.len()];
-        if let Some(ac) = self.searcher(hay.len()) {
-            for m in ac.find_overlapping_iter(hay) {
-                let before = boundary(hay, m.start());
-                let after = boundary(hay, m.end());
-                for o in &self.owners[m.pattern().as_usize()] {
-                    if (o.flags & BOUND_BEFORE == 0 || before)
-                        && (o.flags & BOUND_AFTER == 0 || after)
-                    {
-                        met[o.pattern as usize] |= 1 << o.clause;
-                    }
+        let mut mark = |lit: usize, start: usize, end: usize| {
+            let before = boundary(hay, start);
+            let after = boundary(hay, end);
+            let (a, z) = (self.starts[lit] as usize, self.starts[lit + 1] as usize);
+            for o in &self.owners[a..z] {
+                if (o.flags & BOUND_BEFORE == 0 || before) && (o.flags & BOUND_AFTER == 0 || after)
+                {
+                    met[o.pattern as usize] |= 1 << o.clause;
                 }
+            }
+        };
+        if let Some(nfa) = &self.nfa {
+            match self
+                .dfa
+                .get(hay.len(), || automaton(&self.lits, AhoCorasickKind::DFA))
+            {
+                Some(dfa) => dfa
+                    .find_overlapping_iter(hay)
+                    .for_each(|m| mark(m.pattern().as_usize(), m.start(), m.end())),
+                None if hay.iter().any(u8::is_ascii_uppercase) => {
+                    nfa.overlapping(&hay.to_ascii_lowercase(), &mut mark)
+                }
+                None => nfa.overlapping(hay, &mut mark),
             }
         }
         self.need
@@ -113,16 +179,6 @@ impl Prefilter {
             .enumerate()
             .filter_map(|(i, (&n, &m))| (m & n == n).then_some(i))
             .collect()
-    }
-
-    /// The NFA until enough text has been read to pay for the DFA, then the DFA.
-    fn searcher(&self, len: usize) -> Option<&AhoCorasick> {
-        let nfa = self.ac.as_ref()?;
-        Some(
-            self.dfa
-                .get(len, || automaton(&self.lits, AhoCorasickKind::DFA))
-                .unwrap_or(nfa),
-        )
     }
 }
 
@@ -134,28 +190,13 @@ fn boundary(hay: &[u8], at: usize) -> bool {
 }
 
 /// One case-insensitive overlapping-search automaton of the literals.
-fn automaton<L: AsRef<[u8]>>(lits: &[L], kind: AhoCorasickKind) -> Option<AhoCorasick> {
+fn automaton(lits: &[&[u8]], kind: AhoCorasickKind) -> Option<AhoCorasick> {
     AhoCorasick::builder()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::Standard)
         .kind(Some(kind))
         .build(lits)
         .ok()
-}
-
-/// The clauses `build.rs` derived for one pattern table of a data file.
-#[derive(serde::Deserialize)]
-pub struct Required(pub std::collections::BTreeMap<String, Vec<Option<Clauses>>>);
-
-impl Required {
-    /// The prefilter of table `key` (one entry per pattern, in file order).
-    pub fn prefilter(&self, key: &str, patterns: usize) -> Prefilter {
-        match self.0.get(key).filter(|r| r.len() == patterns) {
-            Some(r) => Prefilter::new(r),
-            // A mismatch would be a build defect: every pattern is then a candidate.
-            None => Prefilter::new(&vec![None; patterns]),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -194,6 +235,10 @@ mod tests {
     /// The prefilter never drops a pattern that matches: on every string of the
     /// dev corpus, the fixtures and the vendored catalogs, each pattern a
     /// `RegexSet` of the table finds is a candidate.
+    fn count(doc: &toml_edit::DocumentMut, key: &str) -> usize {
+        doc[key].as_array_of_tables().map_or(0, |t| t.len())
+    }
+
     #[test]
     fn candidates_include_every_matching_pattern() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -210,22 +255,22 @@ mod tests {
                 &injection,
                 "pattern",
                 true,
-                crate::data::prefilter!("injection"),
+                prefilter!("injection", "pattern", count(&injection, "pattern")),
             ),
             (
                 &injection,
                 "secret",
                 false,
-                crate::data::prefilter!("injection"),
+                prefilter!("injection", "secret", count(&injection, "secret")),
             ),
             (
                 &frames,
                 "frame",
                 false,
-                crate::data::prefilter!("lang/frames"),
+                prefilter!("lang/frames", "frame", count(&frames, "frame")),
             ),
         ];
-        for (doc, key, ci, required) in tables {
+        for (doc, key, ci, pre) in tables {
             let patterns: Vec<String> = doc[key]
                 .as_array_of_tables()
                 .unwrap()
@@ -239,7 +284,6 @@ mod tests {
                 .dfa_size_limit(256 << 20)
                 .build()
                 .unwrap();
-            let pre = required.prefilter(key, patterns.len());
             assert!(
                 pre.need.iter().all(|&n| n != 0),
                 "{key}: patterns without a literal"

@@ -12,7 +12,7 @@
 
 mod normalize;
 mod terms;
-mod trie;
+pub(crate) mod trie;
 
 pub use normalize::{Normalized, normalize};
 

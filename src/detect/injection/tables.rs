@@ -122,10 +122,9 @@ pub fn compiled() -> &'static Compiled {
     C.get_or_init(|| {
         let file: PatternFile = crate::data::parse(crate::data::json!("injection"), "injection");
         // Literal prefilters from build.rs: only candidate patterns are compiled and run.
-        let required = crate::data::prefilter!("injection");
-        let set = required.prefilter("pattern", file.pattern.len());
+        let set = crate::prefilter::prefilter!("injection", "pattern", file.pattern.len());
         let regexes = file.pattern.iter().map(|p| build(&p.pattern, true)).collect();
-        let secret_set = required.prefilter("secret", file.secret.len());
+        let secret_set = crate::prefilter::prefilter!("injection", "secret", file.secret.len());
         let secrets = file.secret.into_iter().map(|s| { let r = build(&s.pattern, false); (s.id, s.label, r) }).collect();
         Compiled {
             patterns: file.pattern,

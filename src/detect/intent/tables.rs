@@ -463,7 +463,7 @@ pub fn tables() -> &'static Tables {
             })
             .collect();
         let frame_set =
-            crate::data::prefilter!("lang/frames").prefilter("frame", frames_file.frame.len());
+            crate::prefilter::prefilter!("lang/frames", "frame", frames_file.frame.len());
         Tables {
             frames,
             frame_set,
