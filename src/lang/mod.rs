@@ -18,6 +18,7 @@ pub use normalize::{Normalized, normalize};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -126,7 +127,8 @@ struct File {
 /// How one literal of the automaton must sit in the text.
 #[derive(Debug, Clone)]
 struct Term {
-    concepts: Vec<(ConceptId, Lang)>,
+    /// Its concepts and languages: a range of [`Lexicon`]'s flat list.
+    concepts: std::ops::Range<u32>,
     /// A word boundary is required before the literal (no leading `*`, not a spaceless script).
     start_bound: bool,
     /// A word boundary is required after it (no trailing `*`, not a spaceless script).
@@ -135,7 +137,7 @@ struct Term {
     stem: bool,
     /// Words after the first, for a phrase of stems (`истори* чата`): each
     /// `(literal, stem)` must follow, one space apart.
-    tail: Vec<(String, bool)>,
+    tail: Vec<(Cow<'static, str>, bool)>,
 }
 
 /// Concepts and their terms in every language, compiled into one automaton.
@@ -151,8 +153,11 @@ struct Term {
 pub struct Lexicon {
     names: Vec<String>,
     terms: Vec<Term>,
-    /// The literals, kept to build the DFA when the text read warrants it.
-    literals: Vec<String>,
+    /// Every term's concepts, one flat list (`Term::concepts` ranges).
+    concepts: Vec<(ConceptId, Lang)>,
+    /// The literals, kept to build the DFA when the text read warrants it
+    /// (borrowed from the compiled bytes for the built-in lexicons).
+    literals: Vec<Cow<'static, str>>,
     /// The automaton searched first: built at compile time for the built-in
     /// lexicons (no start-up cost), else an NFA built at once (cheap to build,
     /// slower to run).
@@ -180,14 +185,49 @@ const DFA_AFTER_BYTES: usize = 4 * 1024 * 1024;
 
 /// One overlapping-search automaton of the literals.
 fn automaton(
-    literals: &[String],
+    literals: &[Cow<'static, str>],
     kind: aho_corasick::AhoCorasickKind,
 ) -> Result<AhoCorasick, LexiconError> {
     AhoCorasick::builder()
         .match_kind(MatchKind::Standard)
         .kind(Some(kind))
-        .build(literals)
+        .build(literals.iter().map(|l| l.as_bytes()))
         .map_err(|e| LexiconError::Build(e.to_string()))
+}
+
+/// A lexicon's terms as they are read: one flat list of concepts.
+#[derive(Default)]
+struct Terms {
+    terms: Vec<Term>,
+    concepts: Vec<(ConceptId, Lang)>,
+    literals: Vec<Cow<'static, str>>,
+}
+
+impl Terms {
+    /// One literal; `flags` = start boundary, end boundary, stem.
+    fn push(
+        &mut self,
+        lit: Cow<'static, str>,
+        [start_bound, end_bound, stem]: [bool; 3],
+        tail: Vec<(Cow<'static, str>, bool)>,
+        concepts: &[(u16, u8)],
+    ) {
+        let first = self.concepts.len() as u32;
+        self.concepts.extend(concepts.iter().map(|&(c, l)| {
+            (
+                c,
+                Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any),
+            )
+        }));
+        self.terms.push(Term {
+            concepts: first..self.concepts.len() as u32,
+            start_bound,
+            end_bound,
+            stem,
+            tail,
+        });
+        self.literals.push(lit);
+    }
 }
 
 impl Lexicon {
@@ -229,12 +269,24 @@ impl Lexicon {
                 why: bad.why,
             }
         })?;
-        let (terms, literals) = Lexicon::terms_of(specs);
-        let nfa = automaton(&literals, aho_corasick::AhoCorasickKind::ContiguousNFA)?;
+        let mut t = Terms::default();
+        for s in specs {
+            t.push(
+                Cow::Owned(s.lit),
+                [s.start_bound, s.end_bound, s.stem],
+                s.tail
+                    .into_iter()
+                    .map(|(w, st)| (Cow::Owned(w), st))
+                    .collect(),
+                &s.concepts,
+            );
+        }
+        let nfa = automaton(&t.literals, aho_corasick::AhoCorasickKind::ContiguousNFA)?;
         Ok(Lexicon {
             names,
-            terms,
-            literals,
+            terms: t.terms,
+            concepts: t.concepts,
+            literals: t.literals,
             nfa: First::Nfa(nfa),
             dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
         })
@@ -245,53 +297,36 @@ impl Lexicon {
     /// that is read in place instead of built (a unit test checks both).
     pub fn from_compiled(bytes: &'static [u8]) -> Result<Lexicon, LexiconError> {
         let bad = || LexiconError::Build("compiled lexicon is malformed".into());
-        let (names, specs, automaton) = terms::decode(bytes).ok_or_else(bad)?;
-        if names.len() > usize::from(ConceptId::MAX) {
-            return Err(LexiconError::TooMany);
-        }
-        let nfa = trie::Nfa::new(automaton).ok_or_else(bad)?;
-        let (terms, literals) = Lexicon::terms_of(specs);
-        if nfa.patterns() != literals.len()
-            || terms.iter().any(|t| {
-                t.concepts
-                    .iter()
-                    .any(|&(c, _)| usize::from(c) >= names.len())
-            })
+        let (names, reads, concepts, automaton) = terms::decode(bytes).ok_or_else(bad)?;
+        if names.len() > usize::from(ConceptId::MAX)
+            || concepts.iter().any(|&(c, _)| usize::from(c) >= names.len())
         {
             return Err(bad());
         }
+        let nfa = trie::Nfa::new(automaton).ok_or_else(bad)?;
+        if nfa.patterns() != reads.len() {
+            return Err(bad());
+        }
+        let mut t = Terms::default();
+        for r in reads {
+            t.push(
+                Cow::Borrowed(r.lit),
+                [r.start_bound, r.end_bound, r.stem],
+                r.tail
+                    .into_iter()
+                    .map(|(w, st)| (Cow::Borrowed(w), st))
+                    .collect(),
+                &concepts[r.concepts],
+            );
+        }
         Ok(Lexicon {
             names,
-            terms,
-            literals,
+            terms: t.terms,
+            concepts: t.concepts,
+            literals: t.literals,
             nfa: First::Static(Box::new(nfa)),
             dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
         })
-    }
-
-    fn terms_of(specs: Vec<terms::Spec>) -> (Vec<Term>, Vec<String>) {
-        specs
-            .into_iter()
-            .map(|s| {
-                let term = Term {
-                    concepts: s
-                        .concepts
-                        .iter()
-                        .map(|&(c, l)| {
-                            (
-                                c,
-                                Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any),
-                            )
-                        })
-                        .collect(),
-                    start_bound: s.start_bound,
-                    end_bound: s.end_bound,
-                    stem: s.stem,
-                    tail: s.tail,
-                };
-                (term, s.lit)
-            })
-            .unzip()
     }
 
     /// The automaton for a text of `len` bytes: the NFA until enough text was
@@ -393,7 +428,9 @@ impl Lexicon {
                     None => return,
                 }
             }
-            for &(concept, lang) in &term.concepts {
+            for &(concept, lang) in
+                &self.concepts[term.concepts.start as usize..term.concepts.end as usize]
+            {
                 out.push(Hit {
                     concept,
                     lang,
@@ -450,10 +487,10 @@ fn word_end(text: &str, from: usize) -> usize {
 }
 
 /// The end of `tail` when its words follow `at` one space apart.
-fn follow(text: &str, mut at: usize, tail: &[(String, bool)]) -> Option<usize> {
+fn follow(text: &str, mut at: usize, tail: &[(Cow<'static, str>, bool)]) -> Option<usize> {
     for (word, stem) in tail {
         let rest = text[at..].strip_prefix(' ')?;
-        let rest = rest.strip_prefix(word.as_str())?;
+        let rest = rest.strip_prefix(word.as_ref())?;
         at = text.len() - rest.len();
         if *stem {
             at = word_end(text, at);
@@ -718,7 +755,8 @@ mod tests {
             let First::Static(st) = &b.nfa else {
                 panic!("from_compiled reads the static automaton")
             };
-            for t in a.literals.iter().map(String::as_str).chain([all.as_str()]) {
+            assert_eq!(a.concepts, b.concepts);
+            for t in a.literals.iter().map(|l| l.as_ref()).chain([all.as_str()]) {
                 let x: Vec<(usize, usize, usize)> = ac
                     .find_overlapping_iter(t)
                     .map(|m| (m.pattern().as_usize(), m.start(), m.end()))

@@ -140,9 +140,23 @@ pub fn encode(names: &[String], specs: &[Spec], automaton: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Read [`encode`]'s output: names, specs and the automaton's bytes.
+/// One literal as [`decode`] reads it, borrowing the compiled bytes: no
+/// allocation per term (the built-in lexicons hold thousands).
 #[allow(dead_code)]
-pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Spec>, &[u8])> {
+pub struct Read<'a> {
+    pub lit: &'a str,
+    pub start_bound: bool,
+    pub end_bound: bool,
+    pub stem: bool,
+    pub tail: Vec<(&'a str, bool)>,
+    /// Its `(concept id, language index)` pairs: a range of [`decode`]'s flat list.
+    pub concepts: std::ops::Range<usize>,
+}
+
+/// Read [`encode`]'s output: names, literals, every literal's concepts as one
+/// flat list, and the automaton's bytes.
+#[allow(dead_code, clippy::type_complexity)]
+pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Read<'_>>, Vec<(u16, u8)>, &[u8])> {
     let mut at = 8;
     if b.get(..8)? != b"MTCLEX01" {
         return None;
@@ -152,47 +166,46 @@ pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Spec>, &[u8])> {
         *at += 4;
         usize::try_from(v).ok()
     }
-    fn bytes<'a>(b: &'a [u8], at: &mut usize) -> Option<&'a [u8]> {
+    fn text<'a>(b: &'a [u8], at: &mut usize) -> Option<&'a str> {
         let n = num(b, at)?;
         let s = b.get(*at..at.checked_add(n)?)?;
         *at += n;
-        Some(s)
-    }
-    fn text(b: &[u8], at: &mut usize) -> Option<String> {
-        std::str::from_utf8(bytes(b, at)?).ok().map(str::to_string)
+        std::str::from_utf8(s).ok()
     }
     let n = num(b, &mut at)?;
     let mut names = Vec::with_capacity(n.min(1 << 16));
     for _ in 0..n {
-        names.push(text(b, &mut at)?);
+        names.push(text(b, &mut at)?.to_string());
     }
     let n = num(b, &mut at)?;
-    let mut specs = Vec::with_capacity(n.min(1 << 20));
+    let mut reads = Vec::with_capacity(n.min(1 << 20));
+    let mut concepts = Vec::with_capacity(n.min(1 << 20));
     for _ in 0..n {
         let lit = text(b, &mut at)?;
         let flags = num(b, &mut at)?;
         let nt = num(b, &mut at)?;
-        let mut tail = Vec::with_capacity(nt.min(64));
+        let mut tail = Vec::new();
         for _ in 0..nt {
             let w = text(b, &mut at)?;
             tail.push((w, num(b, &mut at)? != 0));
         }
         let nc = num(b, &mut at)?;
-        let mut concepts = Vec::with_capacity(nc.min(64));
+        let first = concepts.len();
         for _ in 0..nc {
             let c = u16::try_from(num(b, &mut at)?).ok()?;
             let l = u8::try_from(num(b, &mut at)?).ok()?;
             concepts.push((c, l));
         }
-        specs.push(Spec {
+        reads.push(Read {
             lit,
             start_bound: flags & 1 != 0,
             end_bound: flags & 2 != 0,
             stem: flags & 4 != 0,
             tail,
-            concepts,
+            concepts: first..concepts.len(),
         });
     }
-    let automaton = bytes(b, &mut at)?;
-    Some((names, specs, automaton))
+    let n = num(b, &mut at)?;
+    let automaton = b.get(at..at.checked_add(n)?)?;
+    Some((names, reads, concepts, automaton))
 }
