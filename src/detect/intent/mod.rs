@@ -320,12 +320,15 @@ pub fn analyse(
         // An English order opens with its verb: "Add this key to …", "Also grab …".
         let at = range.start + order_start(sentence);
         // A hit may begin at a skipped adverb ("also send") and cover the verb.
+        // A third-person verb there describes the tool ("Deletes every record
+        // matching the filters"): docstring style, not an order.
         if let Some(h) = own.iter().find(|h| {
             (range.start..=at).contains(&(h.span.0 as usize))
                 && h.span.1 as usize > at
                 && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
                 && h.lang == lang::Lang::En
-        }) {
+        }) && !derive::third_person(&text[at..])
+        {
             sen.add(Derived::Imperative as u8, &text[h.range()]);
         }
         // Structure is only derived where there is something to combine it
