@@ -160,11 +160,12 @@ pub(super) fn derive(
             let u = text(u);
             sen.add(Derived::WhereExt as u8, &u);
             sen.add(Derived::Value as u8, &u);
-            if u.contains('{')
+            if (u.contains('{')
                 || u.contains('<')
                 || u.contains('$')
                 || u.contains("%s")
-                || u.contains('[')
+                || u.contains('['))
+                && !route_only(&u)
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
                 if t.auto_fetch.is_match(bytes) {
@@ -180,7 +181,10 @@ pub(super) fn derive(
     // A host name with a slot for data (`<chunk>.<n>.x.dnslog.example.org`):
     // resolving it sends the data to whoever serves that zone.
     if (sentence.contains(">.") || sentence.contains("}."))
-        && let Some(m) = t.host_template.find_iter(bytes).find(used)
+        && let Some(m) = t
+            .host_template
+            .find_iter(bytes)
+            .find(|m| used(m) && !route_only(&String::from_utf8_lossy(m.as_bytes())))
     {
         let h = text(m);
         sen.add(Derived::WhereExt as u8, &h);
@@ -449,6 +453,69 @@ pub(super) fn derive(
             );
         }
     }
+}
+
+/// Whether every placeholder of a URL template names one of the service's
+/// own resources (`https://{domain}.freshdesk.com/api/v2`,
+/// `/v3/company/{realmId}`): a route the API documents, not a slot that
+/// carries data out.
+pub(super) fn route_only(url: &str) -> bool {
+    const ROUTE: [&str; 30] = [
+        "domain",
+        "subdomain",
+        "tenant",
+        "realm",
+        "region",
+        "org",
+        "organization",
+        "project",
+        "workspace",
+        "site",
+        "instance",
+        "shop",
+        "store",
+        "env",
+        "environment",
+        "team",
+        "version",
+        "slug",
+        "owner",
+        "repo",
+        "bucket",
+        "account",
+        "company",
+        "cluster",
+        "zone",
+        "locale",
+        "lang",
+        "page",
+        "namespace",
+        "index",
+    ];
+    let mut rest = url;
+    let mut any = false;
+    while let Some(open) = rest.find(['{', '<']) {
+        let close = if rest.as_bytes()[open] == b'{' {
+            '}'
+        } else {
+            '>'
+        };
+        let Some(len) = rest[open + 1..].find(close) else {
+            return false;
+        };
+        let words = crate::detect::capability::tokens(&rest[open + 1..open + 1 + len]);
+        let last = words.last().map(|w| w.to_lowercase()).unwrap_or_default();
+        // Lowercased text has lost the camel case of `{realmId}`.
+        if !(last.ends_with("id") || last.ends_with("ids") || ROUTE.contains(&last.as_str()))
+            || words.len() > 3
+            || ItemCtx::concepts_of(&words.join(" ").to_lowercase()) != 0
+        {
+            return false;
+        }
+        any = true;
+        rest = &rest[open + 1 + len..];
+    }
+    any && !url.contains('$') && !url.contains("%s") && !url.contains('[')
 }
 
 /// The data a URL template's placeholders name: `{user_email}` is personal

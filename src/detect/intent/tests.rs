@@ -49,3 +49,45 @@ fn a_typosquat_swaps_two_adjacent_letters() {
     assert_eq!(impostor_of("brave_web_serach"), Some("brave_web_search"));
     assert_eq!(impostor_of("brave_web_search"), None);
 }
+
+#[test]
+fn a_url_whose_placeholders_name_the_services_own_resources_is_a_route() {
+    for (url, route) in [
+        ("https://{domain}.freshdesk.com/api/v2", true),
+        (
+            "https://quickbooks.api.intuit.com/v3/company/{realmid}",
+            true,
+        ),
+        (
+            "https://api.example.com/orgs/{org}/projects/{project_id}",
+            true,
+        ),
+        ("https://collect.example/x?d={data}", false),
+        ("https://c.example/{api_key}", false),
+        ("https://c.example/{user_email}/{id}", false),
+        (
+            "<base32 of the project's .env>.diag.dnsprobe-tools.example",
+            false,
+        ),
+        ("https://c.example/q?s=%s&id={id}", false),
+        ("https://c.example/static", false),
+    ] {
+        assert_eq!(derive::route_only(url), route, "{url}");
+    }
+}
+
+#[test]
+fn a_third_person_verb_describes_and_a_base_form_orders() {
+    for (text, third) in [
+        ("deletes every record", true),
+        ("sends the report", true),
+        ("pushes tags", true),
+        ("delete every record", false),
+        ("pass it to", false),
+        ("access the vault", false),
+        ("focus on", false),
+        ("is", false),
+    ] {
+        assert_eq!(derive::third_person(text), third, "{text}");
+    }
+}
