@@ -170,7 +170,8 @@ pub fn analyse(
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
-    let negatable = t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey;
+    let negatable =
+        t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey | t.c.ask_user;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
     // The parameter a docstring line documents (`name (type): …`,
@@ -202,7 +203,13 @@ pub fn analyse(
                     .iter()
                     .find_map(|p| rest.strip_prefix(p))
                     .unwrap_or(rest);
+                // "Never ask the user for their password" forbids a request too;
+                // "never ask for confirmation" skips one.
                 rest.starts_with("to ")
+                    || rest.starts_with("for ")
+                        && !["permission", "confirm", "approv", "consent", "go-ahead"]
+                            .iter()
+                            .any(|w| rest[..rest.len().min(40)].contains(w))
             }
         };
         // "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.

@@ -279,6 +279,8 @@ pub(super) struct Concepts {
     pub(super) read: u128,
     pub(super) obey: u128,
     pub(super) private_files: u128,
+    /// Asking the user for something (a credential-ask needs it).
+    pub(super) ask_user: u128,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
     pub(super) actionable: u128,
 }
@@ -430,6 +432,7 @@ pub fn tables() -> &'static Tables {
             read: sig("read"),
             obey: sig("obey"),
             private_files: sig("private_files"),
+            ask_user: sig("ask_user"),
             actionable: [
                 "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
