@@ -120,15 +120,29 @@ pub fn classify_in(item: &Item, siblings: &[String]) -> ToolRoles {
     let lex = lexicon();
     let n = &lex.name;
     let mut toks = tokens(&item.name);
-    // `API-post-page`: after an `api` prefix, an HTTP method is what the call does.
-    if toks.len() > 1 && toks[0] == "api" {
-        let m = match toks[1].as_str() {
+    // `API-post-page`: after an `api` prefix, an HTTP method is what the call
+    // does; so it is at the head of an operationId generated from an OpenAPI
+    // spec (`postV1Persons`, `postRepositoriesWorkspaceRepoSlugPipelines`):
+    // POST creates a resource, it does not publish anything.
+    let operation_id = !item.name.contains(['_', '-', ' ', '.'])
+        && item.name.chars().skip(1).any(char::is_uppercase)
+        && (toks.len() >= 3
+            || toks.get(1).is_some_and(|v| {
+                v.len() >= 2 && v.starts_with('v') && v[1..].bytes().all(|b| b.is_ascii_digit())
+            }));
+    let method_at = if toks.len() > 1 && toks[0] == "api" {
+        Some(1)
+    } else {
+        operation_id.then_some(0)
+    };
+    if let Some(i) = method_at {
+        let m = match toks[i].as_str() {
             "post" => Some("create"),
             "patch" | "put" => Some("update"),
             _ => None,
         };
         if let Some(m) = m {
-            toks[1] = m.to_string();
+            toks[i] = m.to_string();
         }
     }
     let mut r = ToolRoles::default();
