@@ -228,6 +228,17 @@ impl Terms {
         });
         self.literals.push(lit);
     }
+
+    fn lexicon(self, names: Vec<String>, nfa: First) -> Lexicon {
+        Lexicon {
+            names,
+            terms: self.terms,
+            concepts: self.concepts,
+            literals: self.literals,
+            nfa,
+            dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
+        }
+    }
 }
 
 impl Lexicon {
@@ -282,14 +293,7 @@ impl Lexicon {
             );
         }
         let nfa = automaton(&t.literals, aho_corasick::AhoCorasickKind::ContiguousNFA)?;
-        Ok(Lexicon {
-            names,
-            terms: t.terms,
-            concepts: t.concepts,
-            literals: t.literals,
-            nfa: First::Nfa(nfa),
-            dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
-        })
+        Ok(t.lexicon(names, First::Nfa(nfa)))
     }
 
     /// A built-in lexicon as `build.rs` compiled it (`crate::data::lexicon!`):
@@ -319,14 +323,7 @@ impl Lexicon {
                 &concepts[r.concepts],
             );
         }
-        Ok(Lexicon {
-            names,
-            terms: t.terms,
-            concepts: t.concepts,
-            literals: t.literals,
-            nfa: First::Static(Box::new(nfa)),
-            dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
-        })
+        Ok(t.lexicon(names, First::Static(Box::new(nfa))))
     }
 
     /// The automaton for a text of `len` bytes: the NFA until enough text was

@@ -460,40 +460,28 @@ pub(super) fn derive(
 /// `/v3/company/{realmId}`): a route the API documents, not a slot that
 /// carries data out.
 pub(super) fn route_only(url: &str) -> bool {
-    const ROUTE: [&str; 30] = [
-        "domain",
-        "subdomain",
-        "tenant",
-        "realm",
-        "region",
-        "org",
-        "organization",
-        "project",
-        "workspace",
-        "site",
-        "instance",
-        "shop",
-        "store",
-        "env",
-        "environment",
-        "team",
-        "version",
-        "slug",
-        "owner",
-        "repo",
-        "bucket",
-        "account",
-        "company",
-        "cluster",
-        "zone",
-        "locale",
-        "lang",
-        "page",
-        "namespace",
-        "index",
-    ];
+    let t = tables();
+    let (names, closed) = placeholders(url);
+    closed
+        && !names.is_empty()
+        && !url.contains('$')
+        && !url.contains("%s")
+        && !url.contains('[')
+        && names.iter().all(|name| {
+            let words = crate::detect::capability::tokens(name);
+            let last = words.last().map(|w| w.to_lowercase()).unwrap_or_default();
+            // Lowercased text has lost the camel case of `{realmId}`.
+            (last.ends_with("id") || last.ends_with("ids") || t.route_placeholders.contains(&last))
+                && words.len() <= 3
+                && ItemCtx::concepts_of(&words.join(" ").to_lowercase()) == 0
+        })
+}
+
+/// The placeholders of a URL template (`{x}`, `<x>`), and whether the last
+/// one was closed.
+fn placeholders(url: &str) -> (Vec<&str>, bool) {
+    let mut out = Vec::new();
     let mut rest = url;
-    let mut any = false;
     while let Some(open) = rest.find(['{', '<']) {
         let close = if rest.as_bytes()[open] == b'{' {
             '}'
@@ -501,39 +489,19 @@ pub(super) fn route_only(url: &str) -> bool {
             '>'
         };
         let Some(len) = rest[open + 1..].find(close) else {
-            return false;
+            return (out, false);
         };
-        let words = crate::detect::capability::tokens(&rest[open + 1..open + 1 + len]);
-        let last = words.last().map(|w| w.to_lowercase()).unwrap_or_default();
-        // Lowercased text has lost the camel case of `{realmId}`.
-        if !(last.ends_with("id") || last.ends_with("ids") || ROUTE.contains(&last.as_str()))
-            || words.len() > 3
-            || ItemCtx::concepts_of(&words.join(" ").to_lowercase()) != 0
-        {
-            return false;
-        }
-        any = true;
+        out.push(&rest[open + 1..open + 1 + len]);
         rest = &rest[open + 1 + len..];
     }
-    any && !url.contains('$') && !url.contains("%s") && !url.contains('[')
+    (out, true)
 }
 
 /// The data a URL template's placeholders name: `{user_email}` is personal
 /// data, `{last_user_question}` the user's own words. One entry per concept.
 fn placeholder_data(url: &str) -> Vec<(u8, String)> {
     let mut out: Vec<(u8, String)> = Vec::new();
-    let mut rest = url;
-    while let Some(open) = rest.find(['{', '<']) {
-        let close = if rest.as_bytes()[open] == b'{' {
-            '}'
-        } else {
-            '>'
-        };
-        let Some(len) = rest[open + 1..].find(close) else {
-            break;
-        };
-        let name = &rest[open + 1..open + 1 + len];
-        rest = &rest[open + 1 + len..];
+    for name in placeholders(url).0 {
         let words = crate::detect::capability::tokens(name);
         let mut bits = ItemCtx::concepts_of(&words.join(" "));
         if words.iter().any(|w| QUERY_SLOTS.contains(&w.as_str())) {

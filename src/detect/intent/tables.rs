@@ -172,6 +172,8 @@ pub struct Tables {
     pub(super) known_list: Vec<String>,
     /// Public hosts a default may honestly name (tools.toml `public_hosts`).
     pub(super) public_hosts: Vec<String>,
+    /// Placeholders of a documented route (tools.toml `route_placeholders`).
+    pub(super) route_placeholders: Vec<String>,
     /// The verbs a tool name starts with (tools.toml `tool_verbs`).
     pub(super) tool_verbs: HashSet<String>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
@@ -291,6 +293,7 @@ struct ToolsFile {
     names: Vec<String>,
     words: Vec<String>,
     public_hosts: Vec<String>,
+    route_placeholders: Vec<String>,
     tool_verbs: Vec<String>,
 }
 
@@ -475,6 +478,7 @@ pub fn tables() -> &'static Tables {
             known_tools: tools.names.iter().cloned().collect(),
             known_list: tools.names,
             public_hosts: tools.public_hosts,
+            route_placeholders: tools.route_placeholders,
             tool_verbs: tools.tool_verbs.into_iter().collect(),
             preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
             preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
