@@ -205,11 +205,15 @@ pub fn analyse(
                     .unwrap_or(rest);
                 // "Never ask the user for their password" forbids a request too;
                 // "never ask for confirmation" skips one.
+                let head = rest
+                    .char_indices()
+                    .nth(40)
+                    .map_or(rest, |(i, _)| &rest[..i]);
                 rest.starts_with("to ")
                     || rest.starts_with("for ")
                         && !["permission", "confirm", "approv", "consent", "go-ahead"]
                             .iter()
-                            .any(|w| rest[..rest.len().min(40)].contains(w))
+                            .any(|w| head.contains(w))
             }
         };
         // "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
