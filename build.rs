@@ -326,8 +326,9 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
                         mask |= 1 << c;
                         for l in ls {
                             let (flags, core) = split_bounds(l);
-                            let k = *index.entry(core.to_ascii_lowercase()).or_insert_with(|| {
-                                lits.push(core.to_ascii_lowercase());
+                            let core = core.to_ascii_lowercase();
+                            let k = *index.entry(core.clone()).or_insert_with(|| {
+                                lits.push(core);
                                 uses.push(Vec::new());
                                 lits.len() - 1
                             });
@@ -342,26 +343,21 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
             }
             need.push(mask);
         }
-        let mut w = Vec::new();
-        let num = |w: &mut Vec<u8>, v: usize| {
-            w.extend_from_slice(&u32::try_from(v).expect("fits u32").to_le_bytes())
-        };
-        num(&mut w, need.len());
-        w.extend_from_slice(&need);
-        num(&mut w, lits.len());
+        let mut w = trie::Writer(Vec::new());
+        w.num(need.len());
+        w.0.extend_from_slice(&need);
+        w.num(lits.len());
         for (l, us) in lits.iter().zip(&uses) {
-            num(&mut w, l.len());
-            w.extend_from_slice(l);
-            num(&mut w, us.len());
+            w.bytes(l);
+            w.num(us.len());
             for &(p, c, fl) in us {
-                num(&mut w, p as usize);
-                w.push(c);
-                w.push(fl);
+                w.num(p as usize);
+                w.0.extend_from_slice(&[c, fl]);
             }
         }
         let refs: Vec<&[u8]> = lits.iter().map(Vec::as_slice).collect();
-        w.extend_from_slice(&trie::build(&refs));
-        out.push((*key, w));
+        w.0.extend_from_slice(&trie::build(&refs));
+        out.push((*key, w.0));
     }
     out
 }

@@ -70,24 +70,6 @@ pub struct Prefilter {
     need: Vec<u8>,
 }
 
-/// Reads `build.rs`'s layout (see `prefilters` there).
-struct Reader {
-    b: &'static [u8],
-    at: usize,
-}
-
-impl Reader {
-    fn bytes(&mut self, n: usize) -> Option<&'static [u8]> {
-        let s = self.b.get(self.at..self.at.checked_add(n)?)?;
-        self.at += n;
-        Some(s)
-    }
-    fn num(&mut self) -> Option<usize> {
-        let s = self.bytes(4)?;
-        usize::try_from(u32::from_le_bytes(s.try_into().ok()?)).ok()
-    }
-}
-
 impl Prefilter {
     /// From `build.rs`'s compiled table of `patterns` patterns; a malformed
     /// one or another count (a build defect) makes every pattern a candidate,
@@ -106,20 +88,19 @@ impl Prefilter {
     }
 
     fn decode(b: &'static [u8]) -> Option<Prefilter> {
-        let mut r = Reader { b, at: 0 };
+        let mut r = trie::Reader::new(b);
         let patterns = r.num()?;
-        let need = r.bytes(patterns)?.to_vec();
+        let need = r.take(patterns)?.to_vec();
         let n = r.num()?;
         let mut lits = Vec::with_capacity(n);
         let mut owners = Vec::new();
         let mut starts = Vec::with_capacity(n + 1);
         starts.push(0);
         for _ in 0..n {
-            let len = r.num()?;
-            lits.push(r.bytes(len)?);
+            lits.push(r.bytes()?);
             for _ in 0..r.num()? {
                 let pattern = u32::try_from(r.num()?).ok()?;
-                let cf = r.bytes(2)?;
+                let cf = r.take(2)?;
                 if pattern as usize >= patterns || cf[0] >= 8 {
                     return None;
                 }
@@ -131,7 +112,7 @@ impl Prefilter {
             }
             starts.push(u32::try_from(owners.len()).ok()?);
         }
-        let nfa = trie::Nfa::new(b.get(r.at..)?)?;
+        let nfa = trie::Nfa::new(r.rest())?;
         if nfa.patterns() != n {
             return None;
         }
@@ -167,10 +148,7 @@ impl Prefilter {
                 Some(dfa) => dfa
                     .find_overlapping_iter(hay)
                     .for_each(|m| mark(m.pattern().as_usize(), m.start(), m.end())),
-                None if hay.iter().any(u8::is_ascii_uppercase) => {
-                    nfa.overlapping(&hay.to_ascii_lowercase(), &mut mark)
-                }
-                None => nfa.overlapping(hay, &mut mark),
+                None => nfa.overlapping_folded(hay, |b| b.to_ascii_lowercase(), &mut mark),
             }
         }
         self.need

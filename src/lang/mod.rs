@@ -204,12 +204,13 @@ struct Terms {
 }
 
 impl Terms {
-    /// One literal; `flags` = start boundary, end boundary, stem.
-    fn push(
+    /// One literal, owned (read from TOML) or borrowed (from the binary);
+    /// `flags` = start boundary, end boundary, stem.
+    fn push<S: Into<Cow<'static, str>>>(
         &mut self,
-        lit: Cow<'static, str>,
+        lit: S,
         [start_bound, end_bound, stem]: [bool; 3],
-        tail: Vec<(Cow<'static, str>, bool)>,
+        tail: impl IntoIterator<Item = (S, bool)>,
         concepts: &[(u16, u8)],
     ) {
         let first = self.concepts.len() as u32;
@@ -224,9 +225,9 @@ impl Terms {
             start_bound,
             end_bound,
             stem,
-            tail,
+            tail: tail.into_iter().map(|(w, st)| (w.into(), st)).collect(),
         });
-        self.literals.push(lit);
+        self.literals.push(lit.into());
     }
 
     fn lexicon(self, names: Vec<String>, nfa: First) -> Lexicon {
@@ -283,12 +284,9 @@ impl Lexicon {
         let mut t = Terms::default();
         for s in specs {
             t.push(
-                Cow::Owned(s.lit),
+                s.lit,
                 [s.start_bound, s.end_bound, s.stem],
-                s.tail
-                    .into_iter()
-                    .map(|(w, st)| (Cow::Owned(w), st))
-                    .collect(),
+                s.tail,
                 &s.concepts,
             );
         }
@@ -314,12 +312,9 @@ impl Lexicon {
         let mut t = Terms::default();
         for r in reads {
             t.push(
-                Cow::Borrowed(r.lit),
+                r.lit,
                 [r.start_bound, r.end_bound, r.stem],
-                r.tail
-                    .into_iter()
-                    .map(|(w, st)| (Cow::Borrowed(w), st))
-                    .collect(),
+                r.tail,
                 &concepts[r.concepts],
             );
         }

@@ -2,6 +2,7 @@
 //! for the built-in lexicons. Plain `std` only: `build.rs` includes this file
 //! (`#[path]`), so the same code compiles a lexicon at build time and at run time.
 
+use super::trie::{Reader, Writer};
 use std::collections::BTreeMap;
 
 /// One literal of the automaton and how it must sit in the text (see `super::Term`).
@@ -104,40 +105,30 @@ pub fn compile<'a>(
 /// literals ([`super::trie`]), as bytes (little-endian u32 fields).
 #[allow(dead_code)]
 pub fn encode(names: &[String], specs: &[Spec], automaton: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let num = |out: &mut Vec<u8>, n: usize| {
-        out.extend_from_slice(&u32::try_from(n).expect("fits u32").to_le_bytes())
-    };
-    let text = |out: &mut Vec<u8>, s: &str| {
-        num(out, s.len());
-        out.extend_from_slice(s.as_bytes());
-    };
-    out.extend_from_slice(b"MTCLEX01");
-    num(&mut out, names.len());
+    let mut w = Writer(b"MTCLEX01".to_vec());
+    w.num(names.len());
     for n in names {
-        text(&mut out, n);
+        w.bytes(n.as_bytes());
     }
-    num(&mut out, specs.len());
+    w.num(specs.len());
     for s in specs {
-        text(&mut out, &s.lit);
-        num(
-            &mut out,
+        w.bytes(s.lit.as_bytes());
+        w.num(
             usize::from(s.start_bound) | usize::from(s.end_bound) << 1 | usize::from(s.stem) << 2,
         );
-        num(&mut out, s.tail.len());
-        for (w, stem) in &s.tail {
-            text(&mut out, w);
-            num(&mut out, usize::from(*stem));
+        w.num(s.tail.len());
+        for (word, stem) in &s.tail {
+            w.bytes(word.as_bytes());
+            w.num(usize::from(*stem));
         }
-        num(&mut out, s.concepts.len());
+        w.num(s.concepts.len());
         for &(c, l) in &s.concepts {
-            num(&mut out, usize::from(c));
-            num(&mut out, usize::from(l));
+            w.num(usize::from(c));
+            w.num(usize::from(l));
         }
     }
-    num(&mut out, automaton.len());
-    out.extend_from_slice(automaton);
-    out
+    w.bytes(automaton);
+    w.0
 }
 
 /// One literal as [`decode`] reads it, borrowing the compiled bytes: no
@@ -157,43 +148,32 @@ pub struct Read<'a> {
 /// flat list, and the automaton's bytes.
 #[allow(dead_code, clippy::type_complexity)]
 pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Read<'_>>, Vec<(u16, u8)>, &[u8])> {
-    let mut at = 8;
-    if b.get(..8)? != b"MTCLEX01" {
+    let mut r = Reader::new(b);
+    if r.take(8)? != b"MTCLEX01" {
         return None;
     }
-    fn num(b: &[u8], at: &mut usize) -> Option<usize> {
-        let v = u32::from_le_bytes(b.get(*at..*at + 4)?.try_into().ok()?);
-        *at += 4;
-        usize::try_from(v).ok()
-    }
-    fn text<'a>(b: &'a [u8], at: &mut usize) -> Option<&'a str> {
-        let n = num(b, at)?;
-        let s = b.get(*at..at.checked_add(n)?)?;
-        *at += n;
-        std::str::from_utf8(s).ok()
-    }
-    let n = num(b, &mut at)?;
+    let n = r.num()?;
     let mut names = Vec::with_capacity(n.min(1 << 16));
     for _ in 0..n {
-        names.push(text(b, &mut at)?.to_string());
+        names.push(text(&mut r)?.to_string());
     }
-    let n = num(b, &mut at)?;
+    let n = r.num()?;
     let mut reads = Vec::with_capacity(n.min(1 << 20));
     let mut concepts = Vec::with_capacity(n.min(1 << 20));
     for _ in 0..n {
-        let lit = text(b, &mut at)?;
-        let flags = num(b, &mut at)?;
-        let nt = num(b, &mut at)?;
+        let lit = text(&mut r)?;
+        let flags = r.num()?;
+        let nt = r.num()?;
         let mut tail = Vec::new();
         for _ in 0..nt {
-            let w = text(b, &mut at)?;
-            tail.push((w, num(b, &mut at)? != 0));
+            let w = text(&mut r)?;
+            tail.push((w, r.num()? != 0));
         }
-        let nc = num(b, &mut at)?;
+        let nc = r.num()?;
         let first = concepts.len();
         for _ in 0..nc {
-            let c = u16::try_from(num(b, &mut at)?).ok()?;
-            let l = u8::try_from(num(b, &mut at)?).ok()?;
+            let c = u16::try_from(r.num()?).ok()?;
+            let l = u8::try_from(r.num()?).ok()?;
             concepts.push((c, l));
         }
         reads.push(Read {
@@ -205,7 +185,11 @@ pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Read<'_>>, Vec<(u16, u8)>, &
             concepts: first..concepts.len(),
         });
     }
-    let n = num(b, &mut at)?;
-    let automaton = b.get(at..at.checked_add(n)?)?;
+    let automaton = r.bytes()?;
     Some((names, reads, concepts, automaton))
+}
+
+/// A length-prefixed UTF-8 string.
+fn text<'a>(r: &mut Reader<'a>) -> Option<&'a str> {
+    std::str::from_utf8(r.bytes()?).ok()
 }

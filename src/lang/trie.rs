@@ -113,12 +113,59 @@ pub fn build(patterns: &[&[u8]]) -> Vec<u8> {
     w.0
 }
 
-struct Writer(Vec<u8>);
+/// Writes the little-endian u32 fields of the compiled formats (this
+/// automaton, compiled lexicons and prefilters).
+#[allow(dead_code)]
+pub struct Writer(pub Vec<u8>);
 
+#[allow(dead_code)]
 impl Writer {
-    fn num(&mut self, v: usize) {
+    pub fn num(&mut self, v: usize) {
         self.0
             .extend_from_slice(&u32::try_from(v).expect("fits u32").to_le_bytes());
+    }
+
+    /// A length, then the bytes.
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.num(b.len());
+        self.0.extend_from_slice(b);
+    }
+}
+
+/// Reads what [`Writer`] wrote; every read is checked (`None` past the end).
+#[allow(dead_code)]
+pub struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+#[allow(dead_code)]
+impl<'a> Reader<'a> {
+    pub fn new(b: &'a [u8]) -> Reader<'a> {
+        Reader { b, at: 0 }
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let s = self.b.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(s)
+    }
+
+    pub fn num(&mut self) -> Option<usize> {
+        let s = self.take(4)?;
+        usize::try_from(u32::from_le_bytes(s.try_into().ok()?)).ok()
+    }
+
+    /// A length, then that many bytes ([`Writer::bytes`]).
+    pub fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.num()?;
+        self.take(n)
+    }
+
+    /// What is left.
+    pub fn rest(&self) -> &'a [u8] {
+        self.b.get(self.at..).unwrap_or_default()
     }
 }
 
@@ -156,27 +203,19 @@ pub struct Nfa<'a> {
 impl<'a> Nfa<'a> {
     /// Check the layout (sizes and every index in range) and read it.
     pub fn new(b: &'a [u8]) -> Option<Nfa<'a>> {
-        let num = |i: usize| -> Option<usize> {
-            let s = b.get(i * 4..i * 4 + 4)?;
-            usize::try_from(u32::from_le_bytes(s.try_into().ok()?)).ok()
-        };
-        let (nodes, edges, patterns) = (num(0)?, num(1)?, num(2)?);
-        let mut at = 12usize;
-        let mut take = |len: usize| -> Option<&'a [u8]> {
-            let s = b.get(at..at.checked_add(len)?)?;
-            at += len;
-            Some(s)
-        };
-        let edge_start = U32s(take((nodes + 1) * 4)?);
-        let edge_next = U32s(take(edges * 4)?);
-        let fail = U32s(take(nodes * 4)?);
-        let out_start = U32s(take((nodes + 1) * 4)?);
-        let out_next = U32s(take(nodes * 4)?);
+        let mut r = Reader::new(b);
+        let (nodes, edges, patterns) = (r.num()?, r.num()?, r.num()?);
+        let mut u32s = |n: usize| Some(U32s(r.take(n.checked_mul(4)?)?));
+        let edge_start = u32s(nodes + 1)?;
+        let edge_next = u32s(edges)?;
+        let fail = u32s(nodes)?;
+        let out_start = u32s(nodes + 1)?;
+        let out_next = u32s(nodes)?;
         let outs = out_start.get(nodes) as usize;
-        let out_pattern = U32s(take(outs * 4)?);
-        let pattern_len = U32s(take(patterns * 4)?);
-        let edge_byte = take(edges)?;
-        if at != b.len() || nodes == 0 {
+        let out_pattern = u32s(outs)?;
+        let pattern_len = u32s(patterns)?;
+        let edge_byte = r.take(edges)?;
+        if !r.rest().is_empty() || nodes == 0 {
             return None;
         }
         // Every index in range, so the search never panics.
@@ -249,9 +288,22 @@ impl<'a> Nfa<'a> {
 
     /// Every occurrence of every pattern in `hay`, overlapping ones included:
     /// `f(pattern, start, end)`, in the order described in the module comment.
-    pub fn overlapping(&self, hay: &[u8], mut f: impl FnMut(usize, usize, usize)) {
+    pub fn overlapping(&self, hay: &[u8], f: impl FnMut(usize, usize, usize)) {
+        self.overlapping_folded(hay, |b| b, f);
+    }
+
+    /// [`Nfa::overlapping`] of `hay` with every byte mapped by `fold` first
+    /// (`u8::to_ascii_lowercase`: a case-insensitive search of lowercase
+    /// patterns, with no lowercased copy of the text).
+    #[inline]
+    pub fn overlapping_folded(
+        &self,
+        hay: &[u8],
+        fold: impl Fn(u8) -> u8,
+        mut f: impl FnMut(usize, usize, usize),
+    ) {
         let mut s = 0usize;
-        for (i, &b) in hay.iter().enumerate() {
+        for (i, b) in hay.iter().map(|&b| fold(b)).enumerate() {
             loop {
                 if s == 0 {
                     s = self.root[b as usize] as usize;
