@@ -90,7 +90,7 @@ pub(super) fn secrets(
         let Some(m) = re.find(field.text.as_bytes()) else {
             continue;
         };
-        let v = &*String::from_utf8_lossy(m.as_bytes());
+        let v = &*String::from_utf8_lossy(&field.text.as_bytes()[m.range()]);
         if id == "jwt" && !jwt_is_real(v) {
             continue;
         }

@@ -4,7 +4,7 @@
 
 use crate::finding::{Confidence, Severity};
 use crate::lazy::Lazy;
-use crate::prefilter::Prefilter;
+use crate::prefilter::{Candidate, Prefilter};
 use crate::surface::Channel;
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;
@@ -78,8 +78,8 @@ pub struct Compiled {
     pub patterns: Vec<PatternDef>,
     /// The patterns that may match a text (each is compiled on first use).
     set: Prefilter,
-    regexes: Vec<Lazy<Regex>>,
-    pub(super) secrets: Vec<(String, String, Lazy<Regex>)>,
+    regexes: Vec<Lazy<Candidate>>,
+    pub(super) secrets: Vec<(String, String, Lazy<Candidate>)>,
     pub(super) secret_set: Prefilter,
     pub(super) hosts: Vec<String>,
     pub(super) path_sinks: Vec<String>,
@@ -115,6 +115,15 @@ fn build(p: &str, case_insensitive: bool) -> Lazy<Regex> {
     })
 }
 
+/// A table pattern, run only when the table's prefilter chose it.
+fn build_candidate(p: &str, case_insensitive: bool) -> Lazy<Candidate> {
+    let p = p.to_string();
+    Lazy::pattern(move || {
+        crate::prefilter::candidate(&p, case_insensitive, 64 << 20)
+            .unwrap_or_else(|e| panic!("injection pattern `{p}` is invalid: {e}"))
+    })
+}
+
 /// The tables, compiled once per process. The file is compiled in and checked by
 /// unit tests, so a failure here is a build defect.
 pub fn compiled() -> &'static Compiled {
@@ -123,9 +132,9 @@ pub fn compiled() -> &'static Compiled {
         let file: PatternFile = crate::data::parse(crate::data::json!("injection"), "injection");
         // Literal prefilters from build.rs: only candidate patterns are compiled and run.
         let set = crate::prefilter::prefilter!("injection", "pattern", file.pattern.len());
-        let regexes = file.pattern.iter().map(|p| build(&p.pattern, true)).collect();
+        let regexes = file.pattern.iter().map(|p| build_candidate(&p.pattern, true)).collect();
         let secret_set = crate::prefilter::prefilter!("injection", "secret", file.secret.len());
-        let secrets = file.secret.into_iter().map(|s| { let r = build(&s.pattern, false); (s.id, s.label, r) }).collect();
+        let secrets = file.secret.into_iter().map(|s| { let r = build_candidate(&s.pattern, false); (s.id, s.label, r) }).collect();
         Compiled {
             patterns: file.pattern,
             set,
@@ -195,17 +204,16 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
         // Capture groups only where one is read (the self-redirect check): `find`
         // gives the same overall match without the slower capturing engine.
         let whole = if p.self_check {
-            let Some(caps) = re.captures(text.as_bytes()) else {
-                continue;
-            };
+            let mut caps = re.create_captures();
+            re.captures(text.as_bytes(), &mut caps);
             let named = caps
-                .name("tool")
-                .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned())
+                .get_group_by_name("tool")
+                .map(|m| String::from_utf8_lossy(&text.as_bytes()[m.range()]).into_owned())
                 .unwrap_or_default();
             if item.is_some_and(|it| it.eq_ignore_ascii_case(&named)) {
                 kind = "redirect-self".into();
             }
-            caps.get(0)
+            caps.get_match()
         } else {
             re.find(text.as_bytes())
         };
@@ -215,7 +223,7 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
         hits.push(Hit {
             pattern: i,
             kind,
-            text: String::from_utf8_lossy(whole.as_bytes()).into_owned(),
+            text: String::from_utf8_lossy(&text.as_bytes()[whole.range()]).into_owned(),
         });
     }
     hits
