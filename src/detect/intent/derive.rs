@@ -673,6 +673,36 @@ pub(super) fn in_name(text: &str, r: std::ops::Range<usize>) -> bool {
         || !hit.contains([' ', '\'']) && hit.contains('_')
 }
 
+/// True when the verb at `r` is used as a name, not an order: quoted on its
+/// own (`'reveal'`, `"deploy"`), naming a product ("harvest api", not
+/// "harvest api keys") or opening a shell assignment (`export key=…`).
+pub(super) fn verb_as_name(text: &str, r: std::ops::Range<usize>) -> bool {
+    let b = text.as_bytes();
+    let quote = |c: Option<&u8>| matches!(c, Some(b'\'' | b'"'));
+    if r.start > 0 && quote(b.get(r.start - 1)) && quote(b.get(r.end)) {
+        return true;
+    }
+    let rest = &text[r.end..];
+    if let Some(after) = rest
+        .strip_prefix(" api")
+        .or_else(|| rest.strip_prefix(" sdk"))
+        && !after.starts_with(|c: char| c.is_ascii_alphanumeric())
+    {
+        let next = after.trim_start_matches([' ', '(', ',']);
+        return !["key", "token", "secret", "credential", "password"]
+            .iter()
+            .any(|w| next.starts_with(w));
+    }
+    let Some(rest) = rest.strip_prefix(' ') else {
+        return false;
+    };
+    let ident = rest
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    ident > 0 && rest.as_bytes().get(ident) == Some(&b'=')
+}
+
 /// True when `r` lies inside a URL or an e-mail address (the whitespace-delimited
 /// token around it holds `://` or `@`).
 pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {

@@ -314,8 +314,12 @@ pub fn analyse(
                 continue;
             }
             // A verb inside a name is part of the name, not an order (only
-            // verbs: `headers.cookie` still names a cookie).
-            if b & (negatable | t.c.shadow_change) != 0 && in_name(text, h.range()) {
+            // verbs: `headers.cookie` still names a cookie). So is a verb
+            // quoted on its own as a value or parameter (`'reveal'`, `== "deploy"`), naming a product
+            // ("the Harvest API") or opening a shell assignment (`export KEY=…`).
+            if b & (negatable | t.c.verbs) != 0
+                && (in_name(text, h.range()) || derive::verb_as_name(text, h.range()))
+            {
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.

@@ -221,7 +221,7 @@ pub struct Tables {
     pub(super) host_template: Lazy<Regex>,
 
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
-    frames: Vec<(lang::ConceptId, Lazy<Regex>)>,
+    frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
     frame_set: crate::prefilter::Prefilter,
 }
@@ -261,7 +261,6 @@ pub(super) struct Concepts {
     pub(super) model_rules: u128,
     /// An order to use an example as is ("exactly as in the example").
     pub(super) adopt_example: u128,
-    pub(super) shadow_change: u128,
     pub(super) secret: u128,
     pub(super) user_words: u128,
     pub(super) prohibit: u128,
@@ -406,7 +405,6 @@ pub fn tables() -> &'static Tables {
             context: sig("context"),
             model_rules: sig("model_rules"),
             adopt_example: sig("adopt_example"),
-            shadow_change: sig("shadow_change"),
             secret: sig("secret"),
             user_words: sig("user_words"),
             prohibit: sig("prohibit"),
@@ -458,14 +456,20 @@ pub fn tables() -> &'static Tables {
         };
         let frames_file: FramesFile =
             crate::data::parse(crate::data::json!("lang/frames"), "lang/frames");
-        let frames: Vec<(lang::ConceptId, Lazy<Regex>)> = frames_file
+        let frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)> = frames_file
             .frame
             .iter()
             .map(|f| {
                 let id = lex
                     .id(&f.concept)
                     .unwrap_or_else(|| panic!("frames.toml: unknown concept `{}`", f.concept));
-                (id, re(&f.pattern))
+                let p = f.pattern.clone();
+                // Behind `frame_set`: no literal prefilter of its own; the regex crate's cache size.
+                let re = Lazy::pattern(move || {
+                    crate::prefilter::candidate(&p, false, 2 << 20)
+                        .unwrap_or_else(|e| panic!("frame pattern {p}: {e}"))
+                });
+                (id, re)
             })
             .collect();
         let frame_set =
@@ -515,7 +519,7 @@ pub fn tables() -> &'static Tables {
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected)\b"),
-            quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?)\s*[:(]?\s*$"),
+            quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b[^:']{0,24}:)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field",
             // and an identifier sent to after a verb of sending ("send … to billing_sync").
             dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:send|sends|forward|forwards|post|posts|pass|passes|deliver|delivers|upload|uploads|share|shares|push|pushes|submit|submits)\b[^.;]{0,60}?\bto\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
