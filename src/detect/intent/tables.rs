@@ -508,10 +508,11 @@ pub fn tables() -> &'static Tables {
             // Also an account named as code ("our escrow account `vaultkeeper_07`") and
             // a key written as a UUID ("use the settlement key 6f1c2a90-…").
             account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list)\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
-            // Only as a destination ("to", "into", "at"): a host named in passing
+            // Only as a destination ("to", "into", "at", or a party named there with its
+            // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
-            host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
+            host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
             host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
