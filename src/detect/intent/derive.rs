@@ -178,6 +178,24 @@ pub(super) fn derive(
             }
         }
     }
+    // A query string with a slot for data, on a base named elsewhere ("build
+    // each link from the partner endpoint, adding ?q=<the user's question>");
+    // a whole URL is judged above, by its own route placeholders.
+    if sen.sigs & bit(Derived::UrlTemplate as u8) == 0
+        && sentence.contains('=')
+        && !sentence.contains("://")
+        && let Some(m) = t.query_template.find_iter(bytes).find(|m| {
+            used(m)
+                && !in_address(sentence, m.start()..m.end())
+                && !route_only(&String::from_utf8_lossy(m.as_bytes()))
+        })
+    {
+        let q = text(m);
+        sen.add(Derived::UrlTemplate as u8, &q);
+        for (b, slot) in placeholder_data(&q) {
+            sen.add(b, &slot);
+        }
+    }
     // A host name with a slot for data (`<chunk>.<n>.x.dnslog.example.org`):
     // resolving it sends the data to whoever serves that zone.
     if (sentence.contains(">.") || sentence.contains("}."))

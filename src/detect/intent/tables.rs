@@ -219,6 +219,9 @@ pub struct Tables {
     pub(super) channel: Lazy<Regex>,
     /// A host name whose labels hold placeholders (`<chunk>.x.example.org`).
     pub(super) host_template: Lazy<Regex>,
+    /// A query string with a slot for data (`?q=<the user's question>&acct=<…>`):
+    /// a URL template whatever base it is appended to.
+    pub(super) query_template: Lazy<Regex>,
 
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
     frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)>,
@@ -515,7 +518,8 @@ pub fn tables() -> &'static Tables {
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
-            host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
+query_template: re(r"[?&][a-z][a-z0-9_.-]{0,30}=[<{][^<>{}\n]{1,80}[>}](?:&[a-z][a-z0-9_.-]{0,30}=(?:[<{][^<>{}\n]{1,80}[>}]|[^\s&]*))*"),
+                        host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
             channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
