@@ -205,6 +205,37 @@ impl<'a> ItemCtx<'a> {
     pub(super) fn is_own_tool(&self, name: &str) -> bool {
         own_tool_names(self.s).contains_key(&squash(name))
     }
+
+    /// When a sentence hands one tool's results to another tool of this server,
+    /// the sensitive data the producing tool reads, by its name and first
+    /// sentence: another tool named in the sentence first, then this tool.
+    /// Only when the results go somewhere named apart from their source: a
+    /// second tool, this parameter or a slot (`has_slot`); "look them up with
+    /// `find_patient` and pass the returned id" names no destination.
+    pub(super) fn chained_source(&self, sentence: &str, has_slot: bool) -> Option<(&'a str, u128)> {
+        let t = tables();
+        let this = self.item.filter(|i| self.s.tool(&i.name).is_some());
+        let named: Vec<&'a crate::surface::Item> = self
+            .s
+            .tools
+            .iter()
+            .take(512)
+            .filter(|tool| this.is_none_or(|i| i.name != tool.name))
+            .filter(|tool| word_in(sentence, &tool.name.to_lowercase()))
+            .collect();
+        let elsewhere =
+            named.len() + usize::from(this.is_some()) >= 2 || self.own_param.is_some() || has_slot;
+        if !elsewhere {
+            return None;
+        }
+        named.into_iter().chain(this).find_map(|tool| {
+            let bits =
+                (Self::concepts_of(&crate::detect::capability::tokens(&tool.name).join(" "))
+                    | sentence_purpose(tool.description()))
+                    & t.c.mask_what;
+            (bits != 0).then_some((tool.name.as_str(), bits))
+        })
+    }
 }
 
 /// A name that ends as a location does (`outputdir`, `repo_path`); "file"

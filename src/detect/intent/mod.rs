@@ -395,6 +395,28 @@ pub fn analyse(
         {
             sen.add(t.c.context.trailing_zeros() as u8, "another tool's results");
         }
+        // One tool's results handed to another of this server ("pass the
+        // complete result to `submit_feedback`", "set it to the output of
+        // `get_runtime_info`"): what is taken is what the producing tool reads.
+        if sen.sigs & t.c.tool_output != 0
+            && sen.sigs & bit(Derived::ToolOwn as u8) != 0
+            && sen.sigs & (t.c.verbs | bit(Derived::Dest as u8) | bit(Derived::WhereParam as u8))
+                != 0
+            && let Some((source, what)) = ctx.chained_source(
+                sentence,
+                sen.sigs & (bit(Derived::Dest as u8) | bit(Derived::WhereParam as u8)) != 0,
+            )
+        {
+            let source = crate::text::truncate_chars(source, 30);
+            sen.add(
+                what.trailing_zeros() as u8,
+                &format!("the results of `{source}`"),
+            );
+            sen.add(
+                Derived::Chained as u8,
+                &format!("`{source}`'s results handed on"),
+            );
+        }
         sig.sentences.push(sen);
     }
     // "Send the goal exactly as in the example", "keep these as shown in
@@ -436,7 +458,7 @@ pub fn analyse(
             // In purpose only when the tool's purpose covers every kind of data
             // the sentence names: a code-search tool is about source code, not
             // about the credentials a sentence adds beside it.
-            if what & !(purpose | slot) == 0 {
+            if what & !(purpose | slot) == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
                 sen.add(Derived::InPurpose as u8, "the tool's own purpose");
             } else {
                 sen.add(Derived::OutOfPurpose as u8, &not_about());

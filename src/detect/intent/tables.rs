@@ -59,9 +59,13 @@ pub enum Derived {
     /// things go (recipients, a remote, an upload endpoint): what the tool
     /// sends every call unless the model changes it.
     Preset,
+    /// One tool's results handed to another tool of this server: the data the
+    /// producing tool reads is taken, and handing it on is no tool's purpose.
+    Chained,
 }
 
-const DERIVED: [(&str, Derived); 26] = [
+const DERIVED: [(&str, Derived); 27] = [
+    ("chained", Derived::Chained),
     ("preset", Derived::Preset),
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
