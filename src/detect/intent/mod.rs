@@ -170,8 +170,16 @@ pub fn analyse(
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
-    let negatable =
-        t.c.move_ | t.c.move_weak | t.c.act | t.c.read | t.c.no_consent | t.c.obey | t.c.ask_user;
+    // "Do not store or repeat the code": a forbidden report says nothing to the user.
+    let report = t.lex.id("report_to_user").map_or(0, |id| bit(id as u8));
+    let negatable = t.c.move_
+        | t.c.move_weak
+        | t.c.act
+        | t.c.read
+        | t.c.no_consent
+        | t.c.obey
+        | t.c.ask_user
+        | report;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
     // The parameter a docstring line documents (`name (type): …`,
@@ -246,6 +254,22 @@ pub fn analyse(
                     &text[range.start..h.span.0 as usize],
                     &text[h.span.1 as usize..range.end],
                 )
+            {
+                continue;
+            }
+            // "Repeat it back before create_webhook": a read-back to the user moves nothing.
+            if b & (t.c.move_ | t.c.move_weak) != 0
+                && [
+                    " it back",
+                    " them back",
+                    " back to the user",
+                    " back to them",
+                    " that back",
+                    " this back",
+                    " back ",
+                ]
+                .iter()
+                .any(|p| text[h.span.1 as usize..].starts_with(p))
             {
                 continue;
             }
@@ -574,8 +598,15 @@ fn mark_language_switch(
         return;
     };
     for (sen, r) in sig.sentences.iter_mut().zip(ranges).skip(1) {
+        // Telling Romance and Germanic languages apart sentence by sentence is
+        // unreliable ("latin-pt → latin-es" in one Spanish text): between two
+        // Latin-script languages only a switch to or from English counts.
         if let Some(c) = class(&text[r.clone()])
             && c != first
+            && !(first.starts_with("latin-")
+                && c.starts_with("latin-")
+                && first != "latin-en"
+                && c != "latin-en")
         {
             sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
         }
