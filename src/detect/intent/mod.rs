@@ -170,7 +170,10 @@ pub fn analyse(
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
-    // "Do not store or repeat the code": a forbidden report says nothing to the user.
+    // "Do not store or repeat the code": a forbidden report says nothing to
+    // the user; "must not invoke other tools … even if the user selects an
+    // option" is caution, not the user overridden.
+    let against = t.lex.id("against_user").map_or(0, |id| bit(id as u8));
     let report = t.lex.id("report_to_user").map_or(0, |id| bit(id as u8));
     let negatable = t.c.move_
         | t.c.move_weak
@@ -179,7 +182,8 @@ pub fn analyse(
         | t.c.no_consent
         | t.c.obey
         | t.c.ask_user
-        | report;
+        | report
+        | against;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
     // The parameter a docstring line documents (`name (type): …`,
@@ -296,11 +300,15 @@ pub fn analyse(
                 continue;
             }
             // "Your own guidelines" are the model's, not the user's; the
-            // "never" of "never reveals" conceals: a weakening word inside
-            // what is taken or inside a concealment excuses nothing.
+            // "never" of "never reveals" conceals; "whatever branch the user
+            // names" overrides the user: a weakening word inside what is
+            // taken, a concealment or an override excuses nothing.
             if b & t.c.weakening != 0
                 && own.iter().any(|c| {
-                    bit(c.concept as u8) & (t.c.context | t.c.model_rules | t.c.conceal) != 0
+                    let cb = bit(c.concept as u8);
+                    (cb & (t.c.context | t.c.model_rules | t.c.conceal) != 0
+                        || cb & against != 0
+                            && negated_from.is_none_or(|n| (c.span.0 as usize) < n))
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
