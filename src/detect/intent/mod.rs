@@ -261,6 +261,15 @@ pub fn analyse(
             {
                 continue;
             }
+            // "Going forward, …" says from when on; it forwards nothing.
+            if b & t.c.move_ != 0
+                && text[h.range()].starts_with("forward")
+                && [" going", " moving", "going", "moving"]
+                    .iter()
+                    .any(|p| text[..h.span.0 as usize].trim_end().ends_with(p))
+            {
+                continue;
+            }
             // "Repeat it back before create_webhook": a read-back to the user moves nothing.
             if b & (t.c.move_ | t.c.move_weak) != 0
                 && [
