@@ -533,7 +533,11 @@ pub fn analyse(
         && let Some(near) = field
             .item
             .filter(|_| field.item_kind == "tool")
-            .and_then(impostor_of)
+            .and_then(|name| {
+                impostor_of(name)
+                    .map(str::to_string)
+                    .or_else(|| impostor_of_named(s, name, text))
+            })
     {
         for sen in &mut sig.sentences {
             sen.add(
@@ -639,20 +643,7 @@ fn impostor_of(name: &str) -> Option<&'static str> {
     if n.len() < 6 || t.known_tools.contains(&n) {
         return None;
     }
-    let fold = |s: &str| -> String {
-        let s = s.replace("rn", "m").replace("vv", "w").replace("cl", "d");
-        s.chars()
-            .map(|c| match c {
-                '0' => 'o',
-                '1' | 'i' | '|' | '!' => 'l',
-                '3' => 'e',
-                '5' => 's',
-                '4' => 'a',
-                '8' => 'b',
-                c => c,
-            })
-            .collect()
-    };
+    let fold = look_alike_fold;
     let folded = fold(&n);
     t.known_list
         .iter()
@@ -662,6 +653,42 @@ fn impostor_of(name: &str) -> Option<&'static str> {
             k == folded || swapped_letters(&k, &folded)
         })
         .map(|k| k.as_str())
+}
+
+/// The tool a name imitates when the text itself names it: "this is the
+/// current release of submit_mt103" in a tool called `submit_mt1O3`,
+/// "kubectl_apply is deprecated" in `kubectl_appIy`. Only a name written as
+/// a tool's (joined by `_`), and never one of this server's own tools.
+fn impostor_of_named(s: &ServerSurface, name: &str, text: &str) -> Option<String> {
+    let n = name.to_lowercase();
+    if n.len() < 6 || !text.contains('_') {
+        return None;
+    }
+    let folded = look_alike_fold(&n);
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 6 && w.contains('_') && w.len().abs_diff(n.len()) <= 1)
+        .find(|w| {
+            *w != n
+                && s.tool(w).is_none()
+                && (look_alike_fold(w) == folded || swapped_letters(&look_alike_fold(w), &folded))
+        })
+        .map(str::to_string)
+}
+
+/// A name with look-alike characters read alike (`0`→`o`, `1`/`i`→`l`, `rn`→`m`).
+fn look_alike_fold(s: &str) -> String {
+    let s = s.replace("rn", "m").replace("vv", "w").replace("cl", "d");
+    s.chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' | 'i' | '|' | '!' => 'l',
+            '3' => 'e',
+            '5' => 's',
+            '4' => 'a',
+            '8' => 'b',
+            c => c,
+        })
+        .collect()
 }
 
 /// Two names that differ only by two adjacent letters swapped
