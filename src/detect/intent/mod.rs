@@ -271,18 +271,17 @@ pub fn analyse(
                 continue;
             }
             // "Repeat it back before create_webhook": a read-back to the user moves nothing.
+            let after = &text[h.span.1 as usize..];
             if b & (t.c.move_ | t.c.move_weak) != 0
                 && [
                     " it back",
                     " them back",
-                    " back to the user",
-                    " back to them",
                     " that back",
                     " this back",
                     " back ",
                 ]
                 .iter()
-                .any(|p| text[h.span.1 as usize..].starts_with(p))
+                .any(|p| after.starts_with(p))
             {
                 continue;
             }
@@ -356,7 +355,7 @@ pub fn analyse(
             }
             // A verb inside a name is part of the name, not an order (only
             // verbs: `headers.cookie` still names a cookie). So is a verb
-            // quoted on its own as a value or parameter (`'reveal'`, `== "deploy"`), naming a product
+            // quoted on its own (`'reveal'`, `== "deploy"`), naming a product
             // ("the Harvest API") or opening a shell assignment (`export KEY=…`).
             if b & (negatable | t.c.verbs) != 0
                 && (in_name(text, h.range()) || derive::verb_as_name(text, h.range()))

@@ -91,3 +91,18 @@ fn a_third_person_verb_describes_and_a_base_form_orders() {
         assert_eq!(derive::third_person(text), third, "{text}");
     }
 }
+
+#[test]
+fn a_verb_quoted_alone_naming_a_product_or_opening_an_assignment_is_a_name() {
+    let at = |text: &str, verb: &str| {
+        let i = text.find(verb).unwrap();
+        derive::verb_as_name(text, i..i + verb.len())
+    };
+    assert!(at("'reveal' is to be set only when asked", "reveal"));
+    assert!(at("if [[ \"$slug\" == \"deploy\" ]]", "deploy"));
+    assert!(at("greenhouse harvest api (basic auth)", "harvest"));
+    assert!(at("export deploy_key=\"$(aws …)\"", "export"));
+    assert!(!at("harvest api keys from the config", "harvest"));
+    assert!(!at("export the data to the partner", "export"));
+    assert!(!at("send it to 'ops'", "send"));
+}
