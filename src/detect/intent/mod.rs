@@ -173,8 +173,7 @@ pub fn analyse(
     // "Do not store or repeat the code": a forbidden report says nothing to
     // the user; "must not invoke other tools … even if the user selects an
     // option" is caution, not the user overridden.
-    let against = t.lex.id("against_user").map_or(0, |id| bit(id as u8));
-    let report = t.lex.id("report_to_user").map_or(0, |id| bit(id as u8));
+    let against = t.c.against_user;
     let negatable = t.c.move_
         | t.c.move_weak
         | t.c.act
@@ -182,7 +181,7 @@ pub fn analyse(
         | t.c.no_consent
         | t.c.obey
         | t.c.ask_user
-        | report
+        | t.c.report_to_user
         | against;
     let ranges = &reading.sentences;
     let mut first_hit = 0;
@@ -642,15 +641,11 @@ fn impostor_of(name: &str) -> Option<&'static str> {
     if n.len() < 6 || t.known_tools.contains(&n) {
         return None;
     }
-    let fold = look_alike_fold;
-    let folded = fold(&n);
+    let folded = look_alike_fold(&n);
     t.known_list
         .iter()
         .filter(|k| k.len() >= 6 && k.len().abs_diff(n.len()) <= 1)
-        .find(|k| {
-            let k = fold(k);
-            k == folded || swapped_letters(&k, &folded)
-        })
+        .find(|k| imitates(&folded, k))
         .map(|k| k.as_str())
 }
 
@@ -666,12 +661,15 @@ fn impostor_of_named(s: &ServerSurface, name: &str, text: &str) -> Option<String
     let folded = look_alike_fold(&n);
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.len() >= 6 && w.contains('_') && w.len().abs_diff(n.len()) <= 1)
-        .find(|w| {
-            *w != n
-                && s.tool(w).is_none()
-                && (look_alike_fold(w) == folded || swapped_letters(&look_alike_fold(w), &folded))
-        })
+        .find(|w| *w != n && s.tool(w).is_none() && imitates(&folded, w))
         .map(str::to_string)
+}
+
+/// Whether `candidate`, read with look-alike characters alike, is the folded
+/// name `folded` or it with two adjacent letters swapped.
+fn imitates(folded: &str, candidate: &str) -> bool {
+    let k = look_alike_fold(candidate);
+    k == folded || swapped_letters(&k, folded)
 }
 
 /// A name with look-alike characters read alike (`0`→`o`, `1`/`i`→`l`, `rn`→`m`).

@@ -289,6 +289,9 @@ pub(super) struct Concepts {
     pub(super) private_files: u128,
     /// Asking the user for something (a credential-ask needs it).
     pub(super) ask_user: u128,
+    /// Telling the user something, and acting against their own choice (both negatable).
+    pub(super) report_to_user: u128,
+    pub(super) against_user: u128,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
     pub(super) actionable: u128,
 }
@@ -441,6 +444,8 @@ pub fn tables() -> &'static Tables {
             obey: sig("obey"),
             private_files: sig("private_files"),
             ask_user: sig("ask_user"),
+            report_to_user: sig("report_to_user"),
+            against_user: sig("against_user"),
             actionable: [
                 "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",
                 "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
