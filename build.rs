@@ -32,9 +32,10 @@ fn main() {
     for f in files {
         let rel = f.strip_prefix("src/data").expect("under src/data");
         let text = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let doc: toml_edit::DocumentMut = text
+        let mut doc: toml_edit::DocumentMut = text
             .parse()
             .unwrap_or_else(|e| panic!("{} is not valid TOML: {e}", f.display()));
+        expand_people(&mut doc, &f);
         let mut json = String::with_capacity(text.len());
         table(doc.as_table(), &mut json, &f);
         let dest = out.join(rel).with_extension("json");
@@ -274,6 +275,39 @@ fn string(s: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// A top-level `people` list (frames.toml: who a person can be) is written
+/// into every `{people}` of the file's patterns as one alternation, and
+/// dropped from the output: one list serves every frame that names a person.
+fn expand_people(doc: &mut toml_edit::DocumentMut, f: &Path) {
+    let Some(list) = doc.remove("people") else {
+        return;
+    };
+    let alts: Vec<&str> = list
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: `people` is not an array", f.display()))
+        .iter()
+        .map(|v| {
+            v.as_str()
+                .unwrap_or_else(|| panic!("{}: `people` holds a non-string", f.display()))
+        })
+        .collect();
+    let alt = format!("(?:{})", alts.join("|"));
+    for (_, item) in doc.iter_mut() {
+        let Some(rows) = item.as_array_of_tables_mut() else {
+            continue;
+        };
+        for row in rows.iter_mut() {
+            let Some(p) = row.get("pattern").and_then(|v| v.as_str()) else {
+                continue;
+            };
+            if p.contains("{people}") {
+                let expanded = p.replace("{people}", &alt);
+                row["pattern"] = toml_edit::value(expanded);
+            }
+        }
+    }
 }
 
 /// Pattern tables whose regexes are run behind a literal prefilter: for each

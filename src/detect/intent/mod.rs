@@ -323,6 +323,14 @@ pub fn analyse(
             {
                 continue;
             }
+            // "Do not show names of other patients", "do_not_show: internal
+            // margins": data kept from view is a privacy rule, not concealment.
+            if b & t.c.conceal != 0
+                && derive::guards_data(t, &text[h.range()], &text[h.span.1 as usize..range.end])
+            {
+                sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
+                continue;
+            }
             // A key a call is made with ("using OPENAI_API_KEY") configures it; it is not sent.
             if b & t.c.secret != 0
                 && text[h.range()].contains('_')
@@ -388,7 +396,7 @@ pub fn analyse(
         // Structure is only derived where there is something to combine it
         // with: an action, a concealment, a rule, data named, an address.
         if text[..range.start].trim_end_matches(' ').ends_with('\n') || range.start == 0 {
-            doc_param = documented_param(&text[range.clone()])
+            doc_param = reading::documented_param(&text[range.clone()])
                 .filter(|p| ctx.is_param(p))
                 .map(str::to_string);
         }
@@ -731,37 +739,6 @@ fn is_schema_value(path: &str) -> bool {
                     "pattern" | "format" | "$comment" | "title" | "contentMediaType"
                 ))
     })
-}
-
-/// The parameter a docstring line documents: `name (type): …`,
-/// `@param {type} name - …`, `:param name: …`, `- name: …` (no regex: it
-/// runs on every line-initial sentence).
-fn documented_param(line: &str) -> Option<&str> {
-    let mut rest = line.trim_start();
-    for bullet in ["- ", "* "] {
-        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
-    }
-    if let Some(r) = rest.strip_prefix("@param") {
-        rest = r.trim_start();
-        if let Some(r) = rest.strip_prefix('{') {
-            rest = r.split_once('}')?.1.trim_start();
-        }
-    } else if let Some(r) = rest.strip_prefix(":param ") {
-        rest = r.trim_start();
-    }
-    let rest = rest.strip_prefix('\'').unwrap_or(rest);
-    let end = rest
-        .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
-        .unwrap_or(rest.len());
-    let (name, after) = rest.split_at(end);
-    if name.len() < 2 || !name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
-        return None;
-    }
-    let mut after = after.strip_prefix('\'').unwrap_or(after).trim_start();
-    if let Some(r) = after.strip_prefix('(') {
-        after = r.split_once(')')?.1.trim_start();
-    }
-    (after.starts_with(':') || after.starts_with("- ") || after.starts_with("-- ")).then_some(name)
 }
 
 /// Kinds for the compound-poisoning count of stage 2: concealment and override

@@ -115,6 +115,22 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
         .then_some((name, value))
 }
 
+/// Whether a URL's host names the server it belongs to
+/// (`api.payharbor.example` of `payharbor-payroll`): one of its labels, of
+/// five or more letters, is a word of the server's name.
+pub(super) fn names_server(server: &str, u: &str) -> bool {
+    let Some(host) = url_host(u) else {
+        return false;
+    };
+    let name = server.to_lowercase();
+    let words: Vec<&str> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 5)
+        .collect();
+    host.split(['.', '-'])
+        .any(|l| l.len() >= 5 && words.contains(&l))
+}
+
 /// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).
 fn url_host(u: &str) -> Option<String> {
     let rest = u.split_once("://").map_or(u, |(_, r)| r);

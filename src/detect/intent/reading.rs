@@ -1,9 +1,10 @@
 //! A field as the model reads it: normalised, matched, split into sentences,
 //! with the quoted spans that only mention attacks marked.
 
-use super::tables::{bit, find_gated, frame_hits, tables};
+use super::tables::{Tables, bit, find_gated, frame_hits, gated, tables};
 use crate::lang;
 use crate::surface::TextField;
+use std::ops::Range;
 
 /// A field as a model reads it, with the spans that only mention attacks
 /// (quoted examples in a detector's description) marked.
@@ -59,6 +60,7 @@ impl Reading {
         let sentences = lang::sentences(&text);
         let (mut hits, gated) = find_gated(t, &text, &sentences);
         frame_hits(t, &text, &mut hits);
+        settings_hits(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -197,6 +199,84 @@ impl Reading {
     }
 }
 
+/// A settings line written into prose (`mention_to_user: no`, `disclose:
+/// never`, `also_include: the medication list`) read as words: the key's `_`
+/// and `-` as spaces, negated when its value says no (tools.toml
+/// `config_off`). What the key's words mean is placed on the key; a negated
+/// key adds only what its negation means ("do not mention" conceals; "do not
+/// share" forbids, so its "share" is dropped).
+fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut Vec<lang::Hit>) {
+    if !text.contains([':', '=']) {
+        return;
+    }
+    let before = hits.len();
+    for r in sentences {
+        let line = &text[r.clone()];
+        let body = line.trim_start_matches(['-', '*', '•', ' ']);
+        let start = r.start + (line.len() - body.len());
+        let key_len = body
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(body.len());
+        if !(2..=48).contains(&key_len) {
+            continue;
+        }
+        let (key, rest) = body.split_at(key_len);
+        let rest = rest.trim_start();
+        let Some(value) = rest.strip_prefix([':', '=']) else {
+            continue;
+        };
+        let value = value.trim();
+        let first = value
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | '.'))
+            .next()
+            .unwrap_or("");
+        let negated = t.config_off.contains(value) || t.config_off.contains(first);
+        if !negated && !key.contains(['_', '-']) {
+            continue;
+        }
+        let words: String = key
+            .chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+            .collect();
+        let sentence_lang = std::cell::OnceCell::new();
+        let found = |reading: &str| -> Vec<lang::Hit> {
+            t.lex
+                .find_per_lang(reading)
+                .into_iter()
+                .filter(|h| {
+                    !gated(h.lang)
+                        || *sentence_lang.get_or_init(|| t.sentence_lang(line)) == Some(h.lang)
+                })
+                .collect()
+        };
+        let plain = found(&words);
+        let (span, new) = if negated {
+            let reading = t
+                .config_negated
+                .iter()
+                .map(|f| f.replace("{}", &words))
+                .collect::<Vec<_>>()
+                .join(" . ");
+            let own = |h: &lang::Hit| plain.iter().any(|p| p.concept == h.concept);
+            let new: Vec<lang::Hit> = found(&reading)
+                .into_iter()
+                .filter(|h| !own(h) && bit(h.concept as u8) & t.c.prohibit == 0)
+                .collect();
+            (start..r.end, new)
+        } else {
+            (start..start + key_len, plain)
+        };
+        hits.extend(new.into_iter().map(|h| lang::Hit {
+            span: (span.start as u32, span.end as u32),
+            ..h
+        }));
+    }
+    if hits.len() > before {
+        hits.sort_by_key(|h| (h.span.0, h.span.1));
+        hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
+    }
+}
+
 /// Regular-expression syntax: a group of alternatives, an escape class, a
 /// non-capturing group or anchors around the whole text.
 fn looks_like_regex(raw: &str) -> bool {
@@ -273,4 +353,35 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
         }
         None
     })
+}
+
+/// The parameter a docstring line documents: `name (type): …`,
+/// `@param {type} name - …`, `:param name: …`, `- name: …` (no regex: it
+/// runs on every line-initial sentence).
+pub(super) fn documented_param(line: &str) -> Option<&str> {
+    let mut rest = line.trim_start();
+    for bullet in ["- ", "* "] {
+        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
+    }
+    if let Some(r) = rest.strip_prefix("@param") {
+        rest = r.trim_start();
+        if let Some(r) = rest.strip_prefix('{') {
+            rest = r.split_once('}')?.1.trim_start();
+        }
+    } else if let Some(r) = rest.strip_prefix(":param ") {
+        rest = r.trim_start();
+    }
+    let rest = rest.strip_prefix('\'').unwrap_or(rest);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    if name.len() < 2 || !name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+        return None;
+    }
+    let mut after = after.strip_prefix('\'').unwrap_or(after).trim_start();
+    if let Some(r) = after.strip_prefix('(') {
+        after = r.split_once(')')?.1.trim_start();
+    }
+    (after.starts_with(':') || after.starts_with("- ") || after.starts_with("-- ")).then_some(name)
 }

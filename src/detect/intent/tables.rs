@@ -180,6 +180,13 @@ pub struct Tables {
     pub(super) route_placeholders: Vec<String>,
     /// The verbs a tool name starts with (tools.toml `tool_verbs`).
     pub(super) tool_verbs: HashSet<String>,
+    /// A settings line's values that negate its key, and how a negated key
+    /// reads (tools.toml `config_off`, `config_negated`).
+    pub(super) config_off: HashSet<String>,
+    pub(super) config_negated: Vec<String>,
+    /// What a concealment may honestly keep from view (tools.toml `guarded_data`, `guarded_people`).
+    pub(super) guarded_data: HashSet<String>,
+    pub(super) guarded_people: HashSet<String>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
     /// `index_url`), snake_case; `preset_generic` a name that only does so in
     /// a tool that sends (`url` of `add_remote`), `preset_identity` one that
@@ -304,6 +311,10 @@ struct ToolsFile {
     public_hosts: Vec<String>,
     route_placeholders: Vec<String>,
     tool_verbs: Vec<String>,
+    config_off: Vec<String>,
+    config_negated: Vec<String>,
+    guarded_data: Vec<String>,
+    guarded_people: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -496,6 +507,10 @@ pub fn tables() -> &'static Tables {
             public_hosts: tools.public_hosts,
             route_placeholders: tools.route_placeholders,
             tool_verbs: tools.tool_verbs.into_iter().collect(),
+            config_off: tools.config_off.into_iter().collect(),
+            config_negated: tools.config_negated,
+            guarded_data: tools.guarded_data.into_iter().collect(),
+            guarded_people: tools.guarded_people.into_iter().collect(),
             preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
             preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
             preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),
@@ -650,7 +665,7 @@ pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
 }
 
 /// Languages whose terms only count in a sentence detected as that language.
-fn gated(l: lang::Lang) -> bool {
+pub(super) fn gated(l: lang::Lang) -> bool {
     use lang::Lang::*;
     matches!(l, Es | Fr | De | Pt | It)
 }
