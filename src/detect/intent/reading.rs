@@ -200,11 +200,12 @@ impl Reading {
 }
 
 /// A settings line written into prose (`mention_to_user: no`, `disclose:
-/// never`, `also_include: the medication list`) read as words: the key's `_`
-/// and `-` as spaces, negated when its value says no (tools.toml
-/// `config_off`). What the key's words mean is placed on the key; a negated
-/// key adds only what its negation means ("do not mention" conceals; "do not
-/// share" forbids, so its "share" is dropped).
+/// never`, `also_include: the medication list`), or a setting assigned
+/// inside a sentence (`… sent as production with skip_approval=true`), read
+/// as words: the key's `_` and `-` as spaces, negated when its value says no
+/// (tools.toml `config_off`). What the key's words mean is placed on the key;
+/// a negated key adds only what its negation means ("do not mention"
+/// conceals; "do not share" forbids, so its "share" is dropped).
 fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut Vec<lang::Hit>) {
     if !text.contains([':', '=']) {
         return;
@@ -212,69 +213,93 @@ fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut 
     let before = hits.len();
     for r in sentences {
         let line = &text[r.clone()];
-        let body = line.trim_start_matches(['-', '*', '•', ' ']);
-        let start = r.start + (line.len() - body.len());
-        let key_len = body
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-            .unwrap_or(body.len());
-        if !(2..=48).contains(&key_len) {
-            continue;
-        }
-        let (key, rest) = body.split_at(key_len);
-        let rest = rest.trim_start();
-        let Some(value) = rest.strip_prefix([':', '=']) else {
-            continue;
-        };
-        let value = value.trim();
-        let first = value
-            .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | '.'))
-            .next()
-            .unwrap_or("");
-        let negated = t.config_off.contains(value) || t.config_off.contains(first);
-        if !negated && !key.contains(['_', '-']) {
-            continue;
-        }
-        let words: String = key
-            .chars()
-            .map(|c| if c == '_' || c == '-' { ' ' } else { c })
-            .collect();
         let sentence_lang = std::cell::OnceCell::new();
         let found = |reading: &str| -> Vec<lang::Hit> {
-            t.lex
+            let mut found: Vec<lang::Hit> = t
+                .lex
                 .find_per_lang(reading)
                 .into_iter()
                 .filter(|h| {
                     !gated(h.lang)
                         || *sentence_lang.get_or_init(|| t.sentence_lang(line)) == Some(h.lang)
                 })
-                .collect()
-        };
-        let plain = found(&words);
-        let (span, new) = if negated {
-            let reading = t
-                .config_negated
-                .iter()
-                .map(|f| f.replace("{}", &words))
-                .collect::<Vec<_>>()
-                .join(" . ");
-            let own = |h: &lang::Hit| plain.iter().any(|p| p.concept == h.concept);
-            let new: Vec<lang::Hit> = found(&reading)
-                .into_iter()
-                .filter(|h| !own(h) && bit(h.concept as u8) & t.c.prohibit == 0)
                 .collect();
-            (start..r.end, new)
-        } else {
-            (start..start + key_len, plain)
+            frame_hits(t, reading, &mut found);
+            found
         };
-        hits.extend(new.into_iter().map(|h| lang::Hit {
-            span: (span.start as u32, span.end as u32),
-            ..h
-        }));
+        for (key, value, value_end) in settings(line) {
+            let first = value
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | '.'))
+                .next()
+                .unwrap_or("");
+            let negated = t.config_off.contains(value) || t.config_off.contains(first);
+            if !negated && !key.contains(['_', '-']) {
+                continue;
+            }
+            let words: String = key
+                .chars()
+                .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+                .collect();
+            let plain = found(&words);
+            let key_start = r.start + (key.as_ptr() as usize - line.as_ptr() as usize);
+            let (span, new) = if negated {
+                let reading = t
+                    .config_negated
+                    .iter()
+                    .map(|f| f.replace("{}", &words))
+                    .collect::<Vec<_>>()
+                    .join(" . ");
+                let own = |h: &lang::Hit| plain.iter().any(|p| p.concept == h.concept);
+                let new: Vec<lang::Hit> = found(&reading)
+                    .into_iter()
+                    .filter(|h| !own(h) && bit(h.concept as u8) & t.c.prohibit == 0)
+                    .collect();
+                (key_start..r.start + value_end, new)
+            } else {
+                (key_start..key_start + key.len(), plain)
+            };
+            hits.extend(new.into_iter().map(|h| lang::Hit {
+                span: (span.start as u32, span.end as u32),
+                ..h
+            }));
+        }
     }
     if hits.len() > before {
         hits.sort_by_key(|h| (h.span.0, h.span.1));
         hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
     }
+}
+
+/// The settings of a sentence as `(key, value, end of value)`: a key opening
+/// it (`key: value`, `key = value`, after a bullet), and any compound key
+/// assigned inside it (`skip_approval=true`).
+fn settings(line: &str) -> Vec<(&str, &str, usize)> {
+    let is_key = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let mut out = Vec::new();
+    let body = line.trim_start_matches(['-', '*', '•', ' ']);
+    let key_len = body.find(|c: char| !is_key(c)).unwrap_or(body.len());
+    let (key, rest) = body.split_at(key_len);
+    let after = rest.trim_start();
+    let mut opening_end = 0;
+    if (2..=48).contains(&key_len)
+        && let Some(v) = after.strip_prefix([':', '='])
+    {
+        out.push((key, v.trim(), line.len()));
+        opening_end = line.len() - rest.len();
+    }
+    for (i, _) in line.match_indices('=').filter(|&(i, _)| i > opening_end) {
+        let k_start = line[..i].rfind(|c: char| !is_key(c)).map_or(0, |j| j + 1);
+        let key = &line[k_start..i];
+        if !(3..=48).contains(&key.len()) || !key.contains('_') {
+            continue;
+        }
+        let v = &line[i + 1..];
+        let v_len = v
+            .find(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ')'))
+            .unwrap_or(v.len());
+        out.push((key, &v[..v_len], i + 1 + v_len));
+    }
+    out
 }
 
 /// Regular-expression syntax: a group of alternatives, an escape class, a

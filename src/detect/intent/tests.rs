@@ -34,7 +34,7 @@ fn a_docstring_line_names_its_parameter() {
         ("x: too short", None),
         ("uses (a lot): of memory", Some("uses")),
     ] {
-        assert_eq!(super::documented_param(line), want, "{line}");
+        assert_eq!(super::reading::documented_param(line), want, "{line}");
     }
 }
 
