@@ -251,8 +251,10 @@ pub fn analyse(
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
             }
-            // "Valid values include: contacts, …" lists; it orders nothing.
+            // "Valid values include: contacts, …" lists; it orders nothing
+            // (a setting, `also_include: …`, does).
             if b & t.c.move_weak != 0
+                && !text[h.range()].contains('_')
                 && lists_values(
                     &text[range.start..h.span.0 as usize],
                     &text[h.span.1 as usize..range.end],

@@ -206,7 +206,12 @@ impl Reading {
 /// (tools.toml `config_off`). What the key's words mean is placed on the key;
 /// a negated key adds only what its negation means ("do not mention"
 /// conceals; "do not share" forbids, so its "share" is dropped).
-fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut Vec<lang::Hit>) {
+pub(super) fn settings_hits(
+    t: &Tables,
+    text: &str,
+    sentences: &[Range<usize>],
+    hits: &mut Vec<lang::Hit>,
+) {
     if !text.contains([':', '=']) {
         return;
     }
@@ -249,7 +254,10 @@ fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut 
                     .map(|f| f.replace("{}", &words))
                     .collect::<Vec<_>>()
                     .join(" . ");
-                let own = |h: &lang::Hit| plain.iter().any(|p| p.concept == h.concept);
+                // What the key's words or the readings' own words ("turn off") mean is not new.
+                let frame = found(&t.config_negated.join(" . ").replace("{}", ""));
+                let own =
+                    |h: &lang::Hit| plain.iter().chain(&frame).any(|p| p.concept == h.concept);
                 let new: Vec<lang::Hit> = found(&reading)
                     .into_iter()
                     .filter(|h| !own(h) && bit(h.concept as u8) & t.c.prohibit == 0)
@@ -273,7 +281,7 @@ fn settings_hits(t: &Tables, text: &str, sentences: &[Range<usize>], hits: &mut 
 /// The settings of a sentence as `(key, value, end of value)`: a key opening
 /// it (`key: value`, `key = value`, after a bullet), and any compound key
 /// assigned inside it (`skip_approval=true`).
-fn settings(line: &str) -> Vec<(&str, &str, usize)> {
+pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
     let is_key = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
     let mut out = Vec::new();
     let body = line.trim_start_matches(['-', '*', '•', ' ']);
@@ -288,7 +296,10 @@ fn settings(line: &str) -> Vec<(&str, &str, usize)> {
         opening_end = line.len() - rest.len();
     }
     for (i, _) in line.match_indices('=').filter(|&(i, _)| i > opening_end) {
-        let k_start = line[..i].rfind(|c: char| !is_key(c)).map_or(0, |j| j + 1);
+        let k_start = line[..i]
+            .char_indices()
+            .rfind(|&(_, c)| !is_key(c))
+            .map_or(0, |(j, c)| j + c.len_utf8());
         let key = &line[k_start..i];
         if !(3..=48).contains(&key.len()) || !key.contains('_') {
             continue;

@@ -106,3 +106,60 @@ fn a_verb_quoted_alone_naming_a_product_or_opening_an_assignment_is_a_name() {
     assert!(!at("export the data to the partner", "export"));
     assert!(!at("send it to 'ops'", "send"));
 }
+
+#[test]
+fn a_setting_is_read_as_words_and_negated_by_its_value() {
+    use super::reading::settings;
+    assert_eq!(
+        settings("- mention_to_user: no"),
+        vec![("mention_to_user", "no", 21)]
+    );
+    let line = "staging is sent as production with skip_approval=true; done";
+    assert_eq!(settings(line), vec![("skip_approval", "true", 53)]);
+    // A key ends at any non-key character, multi-byte ones included.
+    assert_eq!(settings("débit —é_k=1 x"), vec![("é_k", "1", 16)]);
+    assert!(settings("note that a = b here").is_empty());
+    let t = tables();
+    let concepts = |text: &str| {
+        let mut hits = Vec::new();
+        super::reading::settings_hits(t, text, &lang::sentences(text), &mut hits);
+        hits.iter()
+            .map(|h| t.lex.name(h.concept).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(concepts("mention_to_user: no").contains(&"conceal".to_string()));
+    assert!(concepts("visible_to_patient: never").contains(&"conceal".to_string()));
+    // "do not share" forbids: neither a move nor a concealment.
+    let share = concepts("share_with_vendor: no");
+    assert!(
+        !share.iter().any(|c| c == "move" || c == "conceal"),
+        "{share:?}"
+    );
+    // The readings' own words ("turn off") add nothing.
+    assert!(concepts("colour_theme: off").is_empty());
+}
+
+#[test]
+fn keeping_guarded_data_from_view_is_no_concealment() {
+    let t = tables();
+    for (hit, after, guarded) in [
+        (
+            "do not show",
+            " names or details of other patients that may appear",
+            true,
+        ),
+        (
+            "do_not_show: internal cost margins (field margin_pct)",
+            "",
+            true,
+        ),
+        ("don't reveal", " values to fill in other tools", true),
+        ("never print", " the api token", true),
+        ("do not show", " the bcc to the user", false),
+        ("do not show", " the added recipient", false),
+        ("don't tell", " the customer", false),
+        ("do not reveal", " the token copy to them", false),
+    ] {
+        assert_eq!(derive::guards_data(t, hit, after), guarded, "{hit}{after}");
+    }
+}
