@@ -226,7 +226,9 @@ pub(super) fn settings_hits(
                 .into_iter()
                 .filter(|h| {
                     !gated(h.lang)
-                        || *sentence_lang.get_or_init(|| t.sentence_lang(line)) == Some(h.lang)
+                        || *sentence_lang
+                            .get_or_init(|| t.sentence_lang(&line.replace(['_', '-'], " ")))
+                            == Some(h.lang)
                 })
                 .collect();
             frame_hits(t, reading, &mut found);
