@@ -205,18 +205,21 @@ impl Reading {
 /// as words: the key's `_` and `-` as spaces, negated when its value says no
 /// (tools.toml `config_off`). What the key's words mean is placed on the key;
 /// a negated key adds only what its negation means ("do not mention"
-/// conceals; "do not share" forbids, so its "share" is dropped).
+/// conceals; "do not share" forbids, so its "share" is dropped). A question
+/// answered no ("q: should the assistant ask first? a: no.") is negated the
+/// same way, and placed on the answer's "no": the orders that follow it are
+/// what the answer permits.
 pub(super) fn settings_hits(
     t: &Tables,
     text: &str,
     sentences: &[Range<usize>],
     hits: &mut Vec<lang::Hit>,
 ) {
-    if !text.contains([':', '=']) {
+    if !text.contains([':', '=', '?']) {
         return;
     }
     let before = hits.len();
-    for r in sentences {
+    for (i, r) in sentences.iter().enumerate() {
         let line = &text[r.clone()];
         let sentence_lang = std::cell::OnceCell::new();
         let found = |reading: &str| -> Vec<lang::Hit> {
@@ -234,6 +237,32 @@ pub(super) fn settings_hits(
             frame_hits(t, reading, &mut found);
             found
         };
+        let mut place = |span: Range<usize>, new: Vec<lang::Hit>| {
+            hits.extend(new.into_iter().map(|h| lang::Hit {
+                span: (span.start as u32, span.end as u32),
+                ..h
+            }));
+        };
+        if let Some(no) = sentences
+            .get(i + 1)
+            .and_then(|a| answered_no(t, line, &text[a.clone()]).map(|n| a.start..a.start + n))
+        {
+            let q = line.trim_end_matches('?');
+            let q = q
+                .split_once(':')
+                .filter(|(p, _)| p.len() <= 10)
+                .map_or(q, |(_, q)| q);
+            // The question's verb follows its auxiliary and subject: each of its
+            // first words may start the negated clause.
+            let words: Vec<&str> = q.split_whitespace().collect();
+            let readings: Vec<String> = (0..words.len().min(5))
+                .map(|k| words[k..].join(" "))
+                .collect();
+            place(no, negation_adds(t, &readings, &found));
+        }
+        if !line.contains([':', '=']) {
+            continue;
+        }
         for (key, value, value_end) in settings(line) {
             let first = value
                 .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | '.'))
@@ -247,37 +276,66 @@ pub(super) fn settings_hits(
                 .chars()
                 .map(|c| if c == '_' || c == '-' { ' ' } else { c })
                 .collect();
-            let plain = found(&words);
             let key_start = r.start + (key.as_ptr() as usize - line.as_ptr() as usize);
-            let (span, new) = if negated {
-                let reading = t
-                    .config_negated
-                    .iter()
-                    .map(|f| f.replace("{}", &words))
-                    .collect::<Vec<_>>()
-                    .join(" . ");
-                // What the key's words or the readings' own words ("turn off") mean is not new.
-                let frame = found(&t.config_negated.join(" . ").replace("{}", ""));
-                let own =
-                    |h: &lang::Hit| plain.iter().chain(&frame).any(|p| p.concept == h.concept);
-                let new: Vec<lang::Hit> = found(&reading)
-                    .into_iter()
-                    .filter(|h| !own(h) && bit(h.concept as u8) & t.c.prohibit == 0)
-                    .collect();
-                (key_start..r.start + value_end, new)
+            if negated {
+                place(
+                    key_start..r.start + value_end,
+                    negation_adds(t, &[words], &found),
+                );
             } else {
-                (key_start..key_start + key.len(), plain)
-            };
-            hits.extend(new.into_iter().map(|h| lang::Hit {
-                span: (span.start as u32, span.end as u32),
-                ..h
-            }));
+                place(key_start..key_start + key.len(), found(&words));
+            }
         }
     }
     if hits.len() > before {
         hits.sort_by_key(|h| (h.span.0, h.span.1));
         hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
     }
+}
+
+/// What saying no to each of `clauses` adds: the concepts of their negated
+/// readings (tools.toml `config_negated`) that neither the clauses nor the
+/// readings' own words ("turn off") have, prohibition aside.
+fn negation_adds(
+    t: &Tables,
+    clauses: &[String],
+    found: &dyn Fn(&str) -> Vec<lang::Hit>,
+) -> Vec<lang::Hit> {
+    let mut own: Vec<lang::Hit> = found(&t.config_negated.join(" . ").replace("{}", ""));
+    let mut negated = String::new();
+    for c in clauses {
+        own.extend(found(c));
+        for f in &t.config_negated {
+            negated.push_str(&f.replace("{}", c));
+            negated.push_str(" . ");
+        }
+    }
+    found(&negated)
+        .into_iter()
+        .filter(|h| {
+            !own.iter().any(|o| o.concept == h.concept) && bit(h.concept as u8) & t.c.prohibit == 0
+        })
+        .collect()
+}
+
+/// Where the answer to `question` says no (`a: no.`, `answer: never`, `no,
+/// …`): the length of `answer` up to the end of that word; `None` when
+/// `question` asks nothing or the answer does not start with no.
+fn answered_no(t: &Tables, question: &str, answer: &str) -> Option<usize> {
+    if !question.ends_with('?') {
+        return None;
+    }
+    let body = answer.trim_start();
+    let body = body
+        .split_once(':')
+        .filter(|(p, _)| p.chars().count() <= 10 && !p.contains(' '))
+        .map_or(body, |(_, b)| b.trim_start());
+    let word_len = body
+        .find(|c: char| !c.is_alphanumeric())
+        .unwrap_or(body.len());
+    t.config_off
+        .contains(&body[..word_len])
+        .then(|| answer.len() - body.len() + word_len)
 }
 
 /// The settings of a sentence as `(key, value, end of value)`: a key opening

@@ -137,6 +137,12 @@ fn a_setting_is_read_as_words_and_negated_by_its_value() {
     );
     // The readings' own words ("turn off") add nothing.
     assert!(concepts("colour_theme: off").is_empty());
+    // A question answered no is negated too.
+    let asked = "q: should the assistant ask before deleting? a: no. delete them all.";
+    assert!(concepts(asked).contains(&"no_consent".to_string()));
+    let yes = "q: should the assistant ask before deleting? a: yes, always.";
+    assert!(concepts(yes).is_empty());
+    assert!(concepts("is the export free? no, it is billed per row.").is_empty());
 }
 
 #[test]
