@@ -393,6 +393,9 @@ pub(super) fn derive(
         if named {
             sen.add(Derived::WhereParam as u8, p);
             sen.add(Derived::ParamNamed as u8, p);
+            if t.preset_dest.is_match(p.as_bytes()) {
+                sen.add(Derived::RecipientSlot as u8, p);
+            }
             break;
         }
     }

@@ -62,10 +62,14 @@ pub enum Derived {
     /// One tool's results handed to another tool of this server: the data the
     /// producing tool reads is taken, and handing it on is no tool's purpose.
     Chained,
+    /// A parameter named in the sentence decides where things go (`cc_emails`,
+    /// `watchers`, `webhook_url`): a value put in it is a recipient.
+    RecipientSlot,
 }
 
-const DERIVED: [(&str, Derived); 27] = [
+const DERIVED: [(&str, Derived); 28] = [
     ("chained", Derived::Chained),
+    ("recipient_slot", Derived::RecipientSlot),
     ("preset", Derived::Preset),
     ("where_param", Derived::WhereParam),
     ("where_ext", Derived::WhereExt),
