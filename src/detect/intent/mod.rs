@@ -308,6 +308,16 @@ pub fn analyse(
             if b & t.c.weakening != 0 && in_address(text, h.range()) {
                 continue;
             }
+            // "Report the name the user asked for" echoes the user's choice; it discloses nothing.
+            let echoed =
+                |c: &lang::Hit| bit(c.concept as u8) & t.c.user_choice != 0 && c.span == h.span;
+            let reported = || {
+                own.iter()
+                    .any(|c| bit(c.concept as u8) & t.c.report_to_user != 0)
+            };
+            if b & t.c.weakening != 0 && own.iter().any(echoed) && reported() {
+                continue;
+            }
             // "Your own guidelines" are the model's, not the user's; the
             // "never" of "never reveals" conceals; "whatever branch the user
             // names" overrides the user: a weakening word inside what is
