@@ -98,13 +98,20 @@ impl<'a> ItemCtx<'a> {
 
     /// Sensitive-data concepts the tool's purpose names: its name and first
     /// sentence, and what its server is about (a CRM server's tools are about
-    /// contacts even when one tool's name is not).
-    pub(super) fn purpose(&self) -> u128 {
+    /// contacts even when one tool's name is not; the first sentence of its
+    /// instructions).
+    /// `own_order`: the text judged is the server's instructions and opens
+    /// with an order, which must not make itself the purpose.
+    pub(super) fn purpose(&self, own_order: bool) -> u128 {
         let own = self.item.map_or(0, |item| {
             Self::concepts_of(&crate::detect::capability::tokens(&item.name).join(" "))
                 | sentence_purpose(item.description())
         });
-        own | server_purpose(self.s)
+        let instructions = match &self.s.instructions {
+            Some(i) if !own_order => sentence_purpose(i),
+            _ => 0,
+        };
+        own | instructions | server_purpose(self.s)
     }
 
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
@@ -326,12 +333,12 @@ fn sentence_purpose(text: &str) -> u128 {
     }
 }
 
-/// What a server is about, computed once per surface: its name, the first
-/// sentence of its instructions, and each tool's name and first sentence.
+/// What a server's tools are about, computed once per surface: its name, and
+/// each tool's name and first sentence.
 fn server_purpose(s: &ServerSurface) -> u128 {
     *s.purpose.get_or_init(|| {
         let mut names = s.name.replace(['_', '-'], " ");
-        let mut bits = s.instructions.as_deref().map_or(0, sentence_purpose);
+        let mut bits = 0;
         for t in s.tools.iter().take(512) {
             names.push_str(" . ");
             names.push_str(&crate::detect::capability::tokens(&t.name).join(" "));

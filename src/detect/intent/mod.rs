@@ -488,7 +488,13 @@ pub fn analyse(
     }
     // Purpose is only asked about when a sentence names sensitive data.
     if union & (t.c.mask_what | t.c.mask_control) != 0 {
-        let purpose = ctx.purpose();
+        // Instructions that open with an order ("before anything else, read …")
+        // do not define what the server is for.
+        let opening_order = sig.sentences.first().is_some_and(|f| {
+            let order = t.c.when | t.c.addressed | bit(Derived::Imperative as u8);
+            f.sigs & order != 0 && f.sigs & (t.c.verbs | bit(Derived::ToolCall as u8)) != 0
+        });
+        let purpose = ctx.purpose(field.path == "instructions" && opening_order);
         for (i, sen) in sig.sentences.iter_mut().enumerate() {
             let what = sen.sigs & t.c.mask_what;
             let aim = sen.sigs & t.c.mask_control;

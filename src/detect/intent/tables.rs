@@ -287,6 +287,8 @@ pub(super) struct Concepts {
     /// What only an order to the model says: addressing or framing it,
     /// concealment, overriding, acting without consent.
     pub(super) orders: u128,
+    /// When an order applies: a step, a session scope, a trigger ("before doing anything else").
+    pub(super) when: u128,
     pub(super) framing: u128,
     pub(super) addressee: u128,
     /// Verbs an order can open with (move, read, act, run, harm).
@@ -440,6 +442,7 @@ pub fn tables() -> &'static Tables {
                 | sig("override")
                 | sig("no_consent"),
             framing: sig("framing"),
+            when: sig("step") | sig("session_scope") | sig("trigger"),
             addressee: sig("addressee"),
             verbs: sig("shadow_change")
                 | sig("move")
