@@ -267,11 +267,12 @@ pub struct ServerSurface {
     /// Verified on every hit, so a stale index after a mutation only costs speed.
     #[serde(skip)]
     pub tool_index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
-    /// What the server is for, as stage 2 concept bits (its name, instructions,
-    /// tool names and their first sentences), computed on first use: data a
-    /// server is about is not out of place in its own text.
+    /// What the server is for, as stage 2 concept bits (its name, tool names
+    /// and their first sentences; and apart, its instructions' first
+    /// sentence), computed on first use: data a server is about is not out of
+    /// place in its own text.
     #[serde(skip)]
-    pub purpose: std::sync::OnceLock<u128>,
+    pub purpose: std::sync::OnceLock<(u128, u128)>,
     /// Tool names with case and separators removed, built on first lookup (stage 2
     /// asks whether an identifier in a description names one of the server's
     /// tools), each with whether it is marked destructive.

@@ -100,6 +100,7 @@ impl<'a> ItemCtx<'a> {
     /// sentence, and what its server is about (a CRM server's tools are about
     /// contacts even when one tool's name is not; the first sentence of its
     /// instructions).
+    ///
     /// `own_order`: the text judged is the server's instructions and opens
     /// with an order, which must not make itself the purpose.
     pub(super) fn purpose(&self, own_order: bool) -> u128 {
@@ -107,11 +108,8 @@ impl<'a> ItemCtx<'a> {
             Self::concepts_of(&crate::detect::capability::tokens(&item.name).join(" "))
                 | sentence_purpose(item.description())
         });
-        let instructions = match &self.s.instructions {
-            Some(i) if !own_order => sentence_purpose(i),
-            _ => 0,
-        };
-        own | instructions | server_purpose(self.s)
+        let (tools, instructions) = server_purpose(self.s);
+        own | tools | if own_order { 0 } else { instructions }
     }
 
     /// Sensitive-data concepts named by the parameter a sentence fills (its own
@@ -333,9 +331,10 @@ fn sentence_purpose(text: &str) -> u128 {
     }
 }
 
-/// What a server's tools are about, computed once per surface: its name, and
-/// each tool's name and first sentence.
-fn server_purpose(s: &ServerSurface) -> u128 {
+/// What a server is about, computed once per surface: its name and each
+/// tool's name and first sentence; and apart, the first sentence of its
+/// instructions.
+fn server_purpose(s: &ServerSurface) -> (u128, u128) {
     *s.purpose.get_or_init(|| {
         let mut names = s.name.replace(['_', '-'], " ");
         let mut bits = 0;
@@ -344,7 +343,8 @@ fn server_purpose(s: &ServerSurface) -> u128 {
             names.push_str(&crate::detect::capability::tokens(&t.name).join(" "));
             bits |= sentence_purpose(t.description());
         }
-        bits | ItemCtx::concepts_of(&names)
+        let instructions = s.instructions.as_deref().map_or(0, sentence_purpose);
+        (bits | ItemCtx::concepts_of(&names), instructions)
     })
 }
 

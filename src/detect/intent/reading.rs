@@ -301,10 +301,10 @@ fn negation_adds(
     clauses: &[String],
     found: &dyn Fn(&str) -> Vec<lang::Hit>,
 ) -> Vec<lang::Hit> {
-    let mut own: Vec<lang::Hit> = found(&t.config_negated.join(" . ").replace("{}", ""));
+    let mut own = t.config_negated_own | t.c.prohibit;
     let mut negated = String::new();
     for c in clauses {
-        own.extend(found(c));
+        own |= found(c).iter().fold(0, |m, h| m | bit(h.concept as u8));
         for f in &t.config_negated {
             negated.push_str(&f.replace("{}", c));
             negated.push_str(" . ");
@@ -312,9 +312,7 @@ fn negation_adds(
     }
     found(&negated)
         .into_iter()
-        .filter(|h| {
-            !own.iter().any(|o| o.concept == h.concept) && bit(h.concept as u8) & t.c.prohibit == 0
-        })
+        .filter(|h| bit(h.concept as u8) & own == 0)
         .collect()
 }
 

@@ -188,6 +188,9 @@ pub struct Tables {
     /// reads (tools.toml `config_off`, `config_negated`).
     pub(super) config_off: HashSet<String>,
     pub(super) config_negated: Vec<String>,
+    /// What the negated readings' own words mean ("turn off", "never"):
+    /// never what a negation adds.
+    pub(super) config_negated_own: u128,
     /// What a concealment may honestly keep from view (tools.toml `guarded_data`, `guarded_people`).
     pub(super) guarded_data: HashSet<String>,
     pub(super) guarded_people: HashSet<String>,
@@ -504,6 +507,10 @@ pub fn tables() -> &'static Tables {
             .collect();
         let frame_set =
             crate::prefilter::prefilter!("lang/frames", "frame", frames_file.frame.len());
+        let config_negated_own = lex
+            .find_per_lang(&tools.config_negated.join(" . ").replace("{}", ""))
+            .iter()
+            .fold(0, |m, h| m | bit(h.concept as u8));
         Tables {
             frames,
             frame_set,
@@ -515,6 +522,7 @@ pub fn tables() -> &'static Tables {
             route_placeholders: tools.route_placeholders,
             tool_verbs: tools.tool_verbs.into_iter().collect(),
             config_off: tools.config_off.into_iter().collect(),
+            config_negated_own,
             config_negated: tools.config_negated,
             guarded_data: tools.guarded_data.into_iter().collect(),
             guarded_people: tools.guarded_people.into_iter().collect(),
