@@ -295,7 +295,8 @@ pub(super) fn settings_hits(
 
 /// What saying no to each of `clauses` adds: the concepts of their negated
 /// readings (tools.toml `config_negated`) that neither the clauses nor the
-/// readings' own words ("turn off") have, prohibition aside.
+/// readings' own words ("turn off") have, prohibition aside; and concealment,
+/// when what is negated reports to the user.
 fn negation_adds(
     t: &Tables,
     clauses: &[String],
@@ -310,10 +311,21 @@ fn negation_adds(
             negated.push_str(" . ");
         }
     }
-    found(&negated)
+    let mut adds: Vec<lang::Hit> = found(&negated)
         .into_iter()
         .filter(|h| bit(h.concept as u8) & own == 0)
-        .collect()
+        .collect();
+    // Not reporting to the user ("list_extra_in_summary: false") conceals.
+    let reports = |h: &lang::Hit| bit(h.concept as u8) & t.c.report_to_user != 0;
+    if own & t.c.report_to_user != 0 || adds.iter().any(reports) {
+        adds.retain(|h| !reports(h));
+        adds.push(lang::Hit {
+            concept: t.c.conceal.trailing_zeros() as lang::ConceptId,
+            lang: lang::Lang::En,
+            span: (0, 0),
+        });
+    }
+    adds
 }
 
 /// Where the answer to `question` says no (`a: no.`, `answer: never`, `no,

@@ -135,6 +135,13 @@ fn a_setting_is_read_as_words_and_negated_by_its_value() {
         !share.iter().any(|c| c == "move" || c == "conceal"),
         "{share:?}"
     );
+    // Not reporting to the user conceals.
+    let listed = concepts("list_extra_in_summary: false");
+    assert!(listed.contains(&"conceal".to_string()), "{listed:?}");
+    assert!(
+        !listed.contains(&"report_to_user".to_string()),
+        "{listed:?}"
+    );
     // The readings' own words ("turn off") add nothing.
     assert!(concepts("colour_theme: off").is_empty());
     // A question answered no is negated too.
