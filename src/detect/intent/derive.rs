@@ -243,6 +243,21 @@ pub(super) fn derive(
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::Value as u8, &h);
     }
+    // An image pulled from a registry the text names
+    // (`registry.x.test/agent:latest`): code from there will run.
+    if sentence.contains('/')
+        && let Some(m) = t
+            .image_ref
+            .captures_iter(bytes)
+            .filter_map(|c| c.get(1))
+            .find(|m| used(m))
+    {
+        let r = text(m);
+        if super::preset::outsider(t, r.split(['/', ':']).next().unwrap_or("")) {
+            sen.add(Derived::WhereExt as u8, &r);
+            sen.add(Derived::Value as u8, &r);
+        }
+    }
     // A chat channel named as where something goes.
     if sentence.contains('#')
         && let Some(m) = t

@@ -2,7 +2,7 @@
 //! fixed to an outside address by its schema (`default`, `const`, `pattern`)
 //! or by a defaults block or sample call in the text.
 
-use super::tables::tables;
+use super::tables::{Tables, tables};
 use crate::surface::TextField;
 
 /// The parameter whose `default`, `const` or `pattern` this field is, when that
@@ -72,22 +72,25 @@ pub(super) fn outside_preset(item: Option<&str>, param: &str, text: &str) -> boo
             url_host(&u)
         }))
         .collect();
-    let outsider = |h: &str| {
-        let h = h.trim_end_matches('.');
-        !(h == "localhost"
-            || [".localhost", ".local", ".internal"]
-                .iter()
-                .any(|s| h.ends_with(s))
-            || ["127.", "10.", "192.168.", "0.0.0.0", "["]
-                .iter()
-                .any(|p| h.starts_with(p))
-            || t.public_hosts.iter().any(|p| {
-                h == p
-                    || (!p.starts_with("example.")
-                        && h.strip_suffix(p.as_str()).is_some_and(|r| r.ends_with('.')))
-            }))
-    };
-    !hosts.is_empty() && hosts.iter().all(|h| outsider(h))
+    !hosts.is_empty() && hosts.iter().all(|h| outsider(t, h))
+}
+
+/// A host that is no loopback or private address and no public registry,
+/// code host or documentation name (tools.toml `public_hosts`).
+pub(super) fn outsider(t: &Tables, h: &str) -> bool {
+    let h = h.trim_end_matches('.');
+    !(h == "localhost"
+        || [".localhost", ".local", ".internal"]
+            .iter()
+            .any(|s| h.ends_with(s))
+        || ["127.", "10.", "192.168.", "0.0.0.0", "["]
+            .iter()
+            .any(|p| h.starts_with(p))
+        || t.public_hosts.iter().any(|p| {
+            h == p
+                || (!p.starts_with("example.")
+                    && h.strip_suffix(p.as_str()).is_some_and(|r| r.ends_with('.')))
+        }))
 }
 
 /// A line that sets a parameter to a value, as a YAML or JSON defaults block

@@ -216,6 +216,8 @@ pub struct Tables {
     pub(super) account_number: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
     pub(super) host: Lazy<Regex>,
+    /// A container image named by its registry (`registry.x.test/agent:latest`).
+    pub(super) image_ref: Lazy<Regex>,
     pub(super) iban: Lazy<Regex>,
     pub(super) wallet: Lazy<Regex>,
     /// Words that introduce a quotation ("a page saying '…'").
@@ -554,6 +556,7 @@ pub fn tables() -> &'static Tables {
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
+            image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
