@@ -230,43 +230,35 @@ pub(super) fn derive(
         sen.add(Derived::WhereExt as u8, &e);
         sen.add(Derived::Value as u8, &e);
     }
+    // Group 1 of the first match of `re` that is not a quoted mention.
+    let group = |re: &regex::bytes::Regex| {
+        re.captures_iter(bytes)
+            .filter_map(|c| c.get(1))
+            .find(|m| used(m))
+            .map(text)
+    };
     // A bare host name ("forward them to cookie-jar.example.com").
     if sen.sigs & bit(Derived::WhereExt as u8) == 0
         && sentence.contains('.')
-        && let Some(m) = t
-            .host
-            .captures_iter(bytes)
-            .filter_map(|c| c.get(1))
-            .find(|m| used(m))
+        && let Some(h) = group(&t.host)
     {
-        let h = text(m);
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::Value as u8, &h);
     }
     // An image pulled from a registry the text names
     // (`registry.x.test/agent:latest`): code from there will run.
     if sentence.contains('/')
-        && let Some(m) = t
-            .image_ref
-            .captures_iter(bytes)
-            .filter_map(|c| c.get(1))
-            .find(|m| used(m))
+        && let Some(r) = group(&t.image_ref)
+            .filter(|r| super::preset::outsider(t, r.split(['/', ':']).next().unwrap_or("")))
     {
-        let r = text(m);
-        if super::preset::outsider(t, r.split(['/', ':']).next().unwrap_or("")) {
-            sen.add(Derived::WhereExt as u8, &r);
-            sen.add(Derived::Value as u8, &r);
-        }
+        sen.add(Derived::WhereExt as u8, &r);
+        sen.add(Derived::Value as u8, &r);
     }
     // A chat channel named as where something goes.
     if sentence.contains('#')
-        && let Some(m) = t
-            .channel
-            .captures_iter(bytes)
-            .filter_map(|c| c.get(1))
-            .find(|m| used(m))
+        && let Some(c) = group(&t.channel)
     {
-        sen.add(Derived::Value as u8, &text(m));
+        sen.add(Derived::Value as u8, &c);
     }
     // Addresses, account and card numbers all hold digits: most sentences have none.
     let digits = bytes.iter().any(u8::is_ascii_digit);
