@@ -104,10 +104,7 @@ impl<'a> ItemCtx<'a> {
     /// `own_order`: the text judged is the server's instructions and opens
     /// with an order, which must not make itself the purpose.
     pub(super) fn purpose(&self, own_order: bool) -> u128 {
-        let own = self.item.map_or(0, |item| {
-            Self::concepts_of(&crate::detect::capability::tokens(&item.name).join(" "))
-                | sentence_purpose(item.description())
-        });
+        let own = self.item.map_or(0, tool_purpose);
         let (tools, instructions) = server_purpose(self.s);
         own | tools | if own_order { 0 } else { instructions }
     }
@@ -234,10 +231,7 @@ impl<'a> ItemCtx<'a> {
             return None;
         }
         named.into_iter().chain(this).find_map(|tool| {
-            let bits =
-                (Self::concepts_of(&crate::detect::capability::tokens(&tool.name).join(" "))
-                    | sentence_purpose(tool.description()))
-                    & t.c.mask_what;
+            let bits = tool_purpose(tool) & t.c.mask_what;
             (bits != 0).then_some((tool.name.as_str(), bits))
         })
     }
@@ -329,6 +323,12 @@ fn sentence_purpose(text: &str) -> u128 {
     } else {
         bits & (t.c.mask_what | t.c.mask_control)
     }
+}
+
+/// What one tool (or prompt, resource) is about: its name and first sentence.
+fn tool_purpose(item: &crate::surface::Item) -> u128 {
+    ItemCtx::concepts_of(&crate::detect::capability::tokens(&item.name).join(" "))
+        | sentence_purpose(item.description())
 }
 
 /// What a server is about, computed once per surface: its name and each

@@ -556,13 +556,14 @@ pub fn tables() -> &'static Tables {
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
-            image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
-            // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
+            // A container image pulled from a registry named in the text.
+            image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
+            query_template: re(r"[?&][a-z][a-z0-9_.-]{0,30}=[<{][^<>{}\n]{1,80}[>}](?:&[a-z][a-z0-9_.-]{0,30}=(?:[<{][^<>{}\n]{1,80}[>}]|[^\s&]*))*"),
+            host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
             // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
-query_template: re(r"[?&][a-z][a-z0-9_.-]{0,30}=[<{][^<>{}\n]{1,80}[>}](?:&[a-z][a-z0-9_.-]{0,30}=(?:[<{][^<>{}\n]{1,80}[>}]|[^\s&]*))*"),
-                        host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
             channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
+            // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected|supplied|supplies|provided|provides)\b|\b(?:stated|chosen|entered|requested|named|given|typed|supplied|picked|selected|provided)\s+by\s+the\s+[a-z'\-]{2,20}\b"),
