@@ -39,6 +39,7 @@ mod signals;
 mod tables;
 #[cfg(test)]
 pub(crate) mod tests;
+mod transcript;
 
 pub use evaluate::analyse_item;
 pub(crate) use item::first_sentence;
@@ -188,9 +189,13 @@ pub fn analyse(
     // The parameter a docstring line documents (`name (type): …`,
     // `@param {type} name - …`), for every sentence to the line's end.
     let mut doc_param: Option<String> = None;
+    let example = transcript::added(t, text);
     for range in reading.sentences.iter().cloned() {
         let sentence = &text[range.clone()];
         let mut sen = Sentence::default();
+        for (_, v) in example.iter().filter(|(r, _)| range.contains(&r.start)) {
+            sen.add(Derived::ExampleAdded as u8, v);
+        }
         // Hits are sorted by start: this sentence's are the next run of them.
         while first_hit < reading.hits.len()
             && (reading.hits[first_hit].span.0 as usize) < range.start

@@ -65,9 +65,13 @@ pub enum Derived {
     /// A parameter named in the sentence decides where things go (`cc_emails`,
     /// `watchers`, `webhook_url`): a value put in it is a recipient.
     RecipientSlot,
+    /// An example exchange's call adds an address or recipient the user
+    /// never gave, and the reply after it leaves out (`transcript.rs`).
+    ExampleAdded,
 }
 
-const DERIVED: [(&str, Derived); 28] = [
+const DERIVED: [(&str, Derived); 29] = [
+    ("example_added", Derived::ExampleAdded),
     ("chained", Derived::Chained),
     ("recipient_slot", Derived::RecipientSlot),
     ("preset", Derived::Preset),
@@ -194,6 +198,11 @@ pub struct Tables {
     /// What a concealment may honestly keep from view (tools.toml `guarded_data`, `guarded_people`).
     pub(super) guarded_data: HashSet<String>,
     pub(super) guarded_people: HashSet<String>,
+    /// The labels of an example exchange's lines (tools.toml `speakers_user`, `speakers_assistant`).
+    pub(super) speakers_user: HashSet<String>,
+    pub(super) speakers_assistant: HashSet<String>,
+    /// An argument of a sample call: `key=value`, `key: "value"`.
+    pub(super) call_argument: Lazy<Regex>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
     /// `index_url`), snake_case; `preset_generic` a name that only does so in
     /// a tool that sends (`url` of `add_remote`), `preset_identity` one that
@@ -326,6 +335,8 @@ struct ToolsFile {
     config_negated: Vec<String>,
     guarded_data: Vec<String>,
     guarded_people: Vec<String>,
+    speakers_user: Vec<String>,
+    speakers_assistant: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -528,6 +539,9 @@ pub fn tables() -> &'static Tables {
             config_negated: tools.config_negated,
             guarded_data: tools.guarded_data.into_iter().collect(),
             guarded_people: tools.guarded_people.into_iter().collect(),
+            speakers_user: tools.speakers_user.into_iter().collect(),
+            speakers_assistant: tools.speakers_assistant.into_iter().collect(),
+            call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
             preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
             preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
             preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),

@@ -176,3 +176,34 @@ fn keeping_guarded_data_from_view_is_no_concealment() {
         assert_eq!(derive::guards_data(t, hit, after), guarded, "{hit}{after}");
     }
 }
+
+#[test]
+fn an_example_exchange_adds_what_the_user_never_gave() {
+    let t = tables();
+    let added = |text: &str| -> Vec<String> {
+        super::transcript::added(t, text)
+            .into_iter()
+            .map(|(r, v)| {
+                assert!(text[r].contains(&v), "{v}");
+                v
+            })
+            .collect()
+    };
+    let exchange = "example:\nuser: forward hi@shop.example to me@mail.example\n\
+        assistant → forward(source=\"hi@shop.example\", to=[\"me@mail.example\", \"keep@relay.test\"])\n\
+        assistant: forwarding to me@mail.example is live.";
+    assert_eq!(added(exchange), vec!["keep@relay.test"]);
+    // Named in the reply, the address is shown to the user, not slipped in.
+    let told = exchange.replace("is live.", "and keep@relay.test is live.");
+    assert!(added(&told).is_empty());
+    // A call with no reply after it, or with only the user's own values.
+    assert!(added("user: mail me@mail.example\nassistant → send(to=\"x@y.example\")").is_empty());
+    assert!(
+        added(
+            "user: mail me@mail.example\nassistant → send(to=\"me@mail.example\")\nassistant: sent."
+        )
+        .is_empty()
+    );
+    // Not an exchange: no speaker labels.
+    assert!(added("note: always send to x@y.example\nthen: done").is_empty());
+}

@@ -1,0 +1,150 @@
+//! Example exchanges read as what they teach. A sample dialogue ("User: … /
+//! Assistant → send(…) / Assistant: …") shows the model what to do. An
+//! address, host or recipient its calls add that the user never gave, and
+//! that the assistant's later reply leaves out, is what the example slips in:
+//! the model learns to add it too, unseen.
+
+use super::tables::Tables;
+use std::ops::Range;
+
+/// Who speaks a line of an example exchange.
+#[derive(Clone, Copy, PartialEq)]
+enum Speaker {
+    User,
+    Assistant,
+}
+
+/// One line of an exchange: who speaks, and where its words are in the text.
+struct Turn {
+    speaker: Speaker,
+    words: Range<usize>,
+}
+
+/// The addresses and recipients that an example's assistant turns add
+/// without the user giving them and without the later reply naming them,
+/// as (span in `text`, the value). `text` is normalised (lowercase, line
+/// breaks kept).
+pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    if !(text.contains(':') || text.contains('→') || text.contains("->")) {
+        return out;
+    }
+    let mut turns = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some((speaker, words)) = speaker(t, line) {
+            let start = at + (words.as_ptr() as usize - line.as_ptr() as usize);
+            turns.push(Turn {
+                speaker,
+                words: start..start + words.len(),
+            });
+        }
+        at += line.len();
+    }
+    if !turns.iter().any(|u| u.speaker == Speaker::User) {
+        return out;
+    }
+    for (i, turn) in turns.iter().enumerate() {
+        if turn.speaker != Speaker::Assistant {
+            continue;
+        }
+        let said = |v: &str| {
+            turns[..i]
+                .iter()
+                .filter(|u| u.speaker == Speaker::User)
+                .any(|u| text[u.words.clone()].contains(v))
+        };
+        // The assistant's later turns of the same exchange, up to the user's next line.
+        let later: Vec<&Turn> = turns[i + 1..]
+            .iter()
+            .take_while(|u| u.speaker == Speaker::Assistant)
+            .collect();
+        if later.is_empty() {
+            continue;
+        }
+        let line = &text[turn.words.clone()];
+        for (span, v) in atoms(t, line) {
+            let v = v.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '.' | ','));
+            if v.chars().count() < 4
+                || v.contains(['…', '<', '{', '$'])
+                || v.contains("...")
+                || said(v)
+                || later.iter().any(|u| text[u.words.clone()].contains(v))
+            {
+                continue;
+            }
+            let s = turn.words.start + span.start;
+            out.push((s..turn.words.start + span.end, v.to_string()));
+        }
+    }
+    out
+}
+
+/// The speaker label opening `line` (tools.toml `speakers_user`,
+/// `speakers_assistant`), and the words after it. A label ends at `:`, an
+/// arrow or an opening parenthesis: "assistant → send(…)", "user: …",
+/// "assistant (calls `x`): …".
+fn speaker<'a>(t: &Tables, line: &'a str) -> Option<(Speaker, &'a str)> {
+    let l = line.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '-' | '*' | '>' | '•' | '·' | '|')
+    });
+    let end = l
+        .char_indices()
+        .take_while(|&(i, _)| i <= 32)
+        .find(|&(i, c)| matches!(c, ':' | '→' | '(') || l[i..].starts_with("->"))?
+        .0;
+    let label = l[..end].trim().trim_matches(['*', '_', '`']);
+    let speaker = if t.speakers_user.contains(label) {
+        Speaker::User
+    } else if t.speakers_assistant.contains(label) {
+        Speaker::Assistant
+    } else {
+        return None;
+    };
+    Some((speaker, &l[end..]))
+}
+
+/// What a turn names as somewhere to send to: every e-mail address and URL,
+/// and each argument value of a parameter that decides where things go
+/// (`attendees=…`, `destination: …`, `hostname="…"`).
+fn atoms(t: &Tables, line: &str) -> Vec<(Range<usize>, String)> {
+    let b = line.as_bytes();
+    let mut out: Vec<(Range<usize>, String)> = Vec::new();
+    if line.contains('@') {
+        out.extend(
+            t.email
+                .find_iter(b)
+                .map(|m| (m.range(), lossy(m.as_bytes()))),
+        );
+    }
+    if line.contains("://") {
+        out.extend(t.url.find_iter(b).map(|m| (m.range(), lossy(m.as_bytes()))));
+    }
+    if line.contains(['=', ':']) {
+        for c in t.call_argument.captures_iter(b) {
+            let (Some(k), Some(v)) = (c.get(1), c.get(2)) else {
+                continue;
+            };
+            let key = lossy(k.as_bytes());
+            let key = key.rsplit('.').next().unwrap_or("");
+            let where_to = t.preset_dest.is_match(key.as_bytes())
+                || [
+                    "host", "domain", "url", "uri", "wallet", "account", "payee", "iban",
+                ]
+                .iter()
+                .any(|w| key.contains(w));
+            if where_to
+                && !out
+                    .iter()
+                    .any(|(r, _)| r.start < v.end() && v.start() < r.end)
+            {
+                out.push((v.range(), lossy(v.as_bytes())));
+            }
+        }
+    }
+    out
+}
+
+fn lossy(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
