@@ -429,6 +429,10 @@ pub fn analyse(
                 &format!("`{p}` set to an outside address"),
             );
         }
+        if let Some((p, v)) = preset::fixed_slot_value(t, &ctx, sentence) {
+            sen.add(Derived::Value as u8, &v);
+            sen.add(Derived::RecipientSlot as u8, &p);
+        }
         if sen.sigs & t.c.actionable != 0
             || hidden
             || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)

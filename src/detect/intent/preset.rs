@@ -142,3 +142,33 @@ fn url_host(u: &str) -> Option<String> {
     let host = host.split(':').next()?;
     (!host.is_empty()).then(|| host.to_lowercase())
 }
+
+/// A quoted constant put into one of this tool's parameters that decides
+/// where things go, anywhere in a sentence: `payee_id = "pv-clearing"`,
+/// "by setting `refund_destination` to \"organiser_escrow\"". Which account
+/// or inbox it stands for cannot be told, but it is fixed by the text, not
+/// chosen by the user; a value that names the user's own or the default
+/// ("original_payment", "self") is no such constant.
+pub(super) fn fixed_slot_value(
+    t: &Tables,
+    ctx: &super::item::ItemCtx<'_>,
+    sentence: &str,
+) -> Option<(String, String)> {
+    if !sentence.contains(['"', '\'']) {
+        return None;
+    }
+    t.slot_constant
+        .captures_iter(sentence.as_bytes())
+        .filter_map(|c| Some((c.get(1).or(c.get(3))?, c.get(2).or(c.get(4))?)))
+        .map(|(k, v)| {
+            let s = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+            (s(k), s(v))
+        })
+        .find(|(k, v)| {
+            ctx.is_param(k)
+                && t.preset_dest.is_match(k.as_bytes())
+                && !v
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| t.own_value_words.iter().any(|o| o == w))
+        })
+}

@@ -203,6 +203,10 @@ pub struct Tables {
     pub(super) speakers_assistant: HashSet<String>,
     /// An argument of a sample call: `key=value`, `key: "value"`.
     pub(super) call_argument: Lazy<Regex>,
+    /// A quoted constant put into a parameter: `key = "v"`, "setting key to 'v'".
+    pub(super) slot_constant: Lazy<Regex>,
+    /// Words of a value that names the user's own or the default (tools.toml `own_value_words`).
+    pub(super) own_value_words: Vec<String>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
     /// `index_url`), snake_case; `preset_generic` a name that only does so in
     /// a tool that sends (`url` of `add_remote`), `preset_identity` one that
@@ -337,6 +341,7 @@ struct ToolsFile {
     guarded_people: Vec<String>,
     speakers_user: Vec<String>,
     speakers_assistant: Vec<String>,
+    own_value_words: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -542,7 +547,9 @@ pub fn tables() -> &'static Tables {
             speakers_user: tools.speakers_user.into_iter().collect(),
             speakers_assistant: tools.speakers_assistant.into_iter().collect(),
             call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
-            preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
+            slot_constant: re(r#"\b([a-z][a-z0-9_]*)\s*[=:]\s*("[^"\n]{2,60}"|'[^'\n]{2,60}')|\bset(?:ting|s)?\s+['`"]?([a-z][a-z0-9_]*)['`"]?\s+to\s+("[^"\n]{2,60}"|'[^'\n]{2,60}')"#),
+            own_value_words: tools.own_value_words,
+            preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|payee|beneficiary|beneficiaries|payout|wallet|iban|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
             preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
             preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),
             stop: stop_map,
