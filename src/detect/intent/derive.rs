@@ -406,6 +406,11 @@ pub(super) fn derive(
             break;
         }
     }
+    if let Some(p) = super::preset::filled_param(ctx, sentence) {
+        sen.add(Derived::Dest as u8, &format!("into `{p}`"));
+        sen.add(Derived::WhereParam as u8, &p);
+        sen.add(Derived::ParamNamed as u8, &p);
+    }
     // In a parameter's own text, "here" and "this field" name the parameter.
     if ctx.own_param.is_some() && t.here.is_match(bytes) {
         sen.add(Derived::Dest as u8, "here (this parameter)");

@@ -172,3 +172,29 @@ pub(super) fn fixed_slot_value(
                     .any(|w| t.own_value_words.iter().any(|o| o == w))
         })
 }
+
+/// The parameter a line fills, said by the line's shape rather than a verb: a
+/// Markdown table row whose first cell names one of this tool's parameters
+/// ("| locale | yes | the user's language code, then the conversation |"),
+/// or, in a parameter's own text, a line giving its value ("value = passport
+/// no. + card no.", "fill with: …").
+pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Option<String> {
+    let s = sentence.trim_start();
+    if let Some(row) = s.strip_prefix('|') {
+        let mut cells = row.split('|');
+        let first = cells.next()?.trim().trim_matches(['`', '\'', '"', '*']);
+        return (cells.count() >= 2 && ctx.is_param(first)).then(|| first.to_string());
+    }
+    let own = ctx.own_param.as_deref()?;
+    let gives = [
+        "value =",
+        "value:",
+        "value is",
+        "fill with",
+        "filled with",
+        "contents:",
+    ]
+    .iter()
+    .any(|w| s.starts_with(w) || s.contains(&format!("· {w}")) || s.contains(&format!("- {w}")));
+    gives.then(|| own.to_string())
+}
