@@ -406,6 +406,11 @@ pub(super) fn derive(
             break;
         }
     }
+    if sen.sigs & (t.c.context | t.c.model_rules) != 0
+        && let Some(k) = super::preset::template_key(sentence, sen.sigs & t.c.model_rules != 0)
+    {
+        sen.add(Derived::Dest as u8, &format!("into `{k}`"));
+    }
     if let Some(p) = super::preset::filled_param(ctx, sentence) {
         sen.add(Derived::Dest as u8, &format!("into `{p}`"));
         sen.add(Derived::WhereParam as u8, &p);

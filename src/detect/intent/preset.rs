@@ -193,8 +193,28 @@ pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Op
         "fill with",
         "filled with",
         "contents:",
+        "←",
     ]
     .iter()
     .any(|w| s.starts_with(w) || s.contains(&format!("· {w}")) || s.contains(&format!("- {w}")));
     gives.then(|| own.to_string())
+}
+
+/// The key of a settings or request-template line (`baseline: …`,
+/// `"prelude": "<…>"`): the slot its value is sent in. A line whose value is
+/// the model's own instructions hands them over; one whose value is the
+/// conversation does so when the key is written as code (quoted or
+/// snake_case), not as a label ("results: …, with the transcript").
+pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
+    let t = sentence.trim_start();
+    let s = t.trim_start_matches(['"', '\'', '`']);
+    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))?;
+    let (key, rest) = s.split_at(end);
+    let code = s.len() < t.len() || key.contains('_');
+    let rest = rest.trim_start_matches(['"', '\'', '`']).trim_start();
+    ((rules || code)
+        && (2..=40).contains(&key.len())
+        && rest.starts_with([':', '='])
+        && rest.len() > 8)
+        .then_some(key)
 }
