@@ -68,9 +68,12 @@ pub enum Derived {
     /// An example exchange's call adds an address or recipient the user
     /// never gave, and the reply after it leaves out (`transcript.rs`).
     ExampleAdded,
+    /// An example exchange's assistant turn that follows the user's yes.
+    Consented,
 }
 
-const DERIVED: [(&str, Derived); 29] = [
+const DERIVED: [(&str, Derived); 30] = [
+    ("consented", Derived::Consented),
     ("example_added", Derived::ExampleAdded),
     ("chained", Derived::Chained),
     ("recipient_slot", Derived::RecipientSlot),
@@ -201,6 +204,8 @@ pub struct Tables {
     /// The labels of an example exchange's lines (tools.toml `speakers_user`, `speakers_assistant`).
     pub(super) speakers_user: HashSet<String>,
     pub(super) speakers_assistant: HashSet<String>,
+    /// What a user's line says to agree (tools.toml `consent_words`).
+    pub(super) consent_words: HashSet<String>,
     /// An argument of a sample call: `key=value`, `key: "value"`.
     pub(super) call_argument: Lazy<Regex>,
     /// A quoted constant put into a parameter: `key = "v"`, "setting key to 'v'".
@@ -289,6 +294,7 @@ pub(super) struct Concepts {
     pub(super) no_consent: u128,
     pub(super) other_tool: u128,
     pub(super) move_: u128,
+    pub(super) shadow_change: u128,
     pub(super) act: u128,
     pub(super) shadow_object: u128,
     pub(super) tool_output: u128,
@@ -342,6 +348,7 @@ struct ToolsFile {
     speakers_user: Vec<String>,
     speakers_assistant: Vec<String>,
     own_value_words: Vec<String>,
+    consent_words: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -447,6 +454,7 @@ pub fn tables() -> &'static Tables {
             no_consent: sig("no_consent"),
             other_tool: sig("other_tool"),
             move_: sig("move"),
+            shadow_change: sig("shadow_change"),
             act: sig("act"),
             shadow_object: sig("shadow_object"),
             tool_output: sig("tool_output"),
@@ -546,6 +554,7 @@ pub fn tables() -> &'static Tables {
             guarded_people: tools.guarded_people.into_iter().collect(),
             speakers_user: tools.speakers_user.into_iter().collect(),
             speakers_assistant: tools.speakers_assistant.into_iter().collect(),
+            consent_words: tools.consent_words.into_iter().collect(),
             call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
             slot_constant: re(r#"\b([a-z][a-z0-9_]*)\s*[=:]\s*("[^"\n]{2,60}"|'[^'\n]{2,60}')|\bset(?:ting|s)?\s+['`"]?([a-z][a-z0-9_]*)['`"]?\s+to\s+("[^"\n]{2,60}"|'[^'\n]{2,60}')"#),
             own_value_words: tools.own_value_words,

@@ -40,12 +40,18 @@ fn a_docstring_line_names_its_parameter() {
 
 #[test]
 fn a_typosquat_swaps_two_adjacent_letters() {
-    assert!(swapped_letters("brave_web_search", "brave_web_serach"));
-    assert!(swapped_letters("send_email", "send_emial"));
-    assert!(!swapped_letters("read_file", "read_files"));
-    assert!(!swapped_letters("read_file", "read_file"));
-    assert!(!swapped_letters("create_issue", "craete_isuse"));
-    assert!(!swapped_letters("get_v12", "get_v21"));
+    assert!(super::impostor::swapped_letters(
+        "brave_web_search",
+        "brave_web_serach"
+    ));
+    assert!(super::impostor::swapped_letters("send_email", "send_emial"));
+    assert!(!super::impostor::swapped_letters("read_file", "read_files"));
+    assert!(!super::impostor::swapped_letters("read_file", "read_file"));
+    assert!(!super::impostor::swapped_letters(
+        "create_issue",
+        "craete_isuse"
+    ));
+    assert!(!super::impostor::swapped_letters("get_v12", "get_v21"));
     assert_eq!(impostor_of("brave_web_serach"), Some("brave_web_search"));
     assert_eq!(impostor_of("brave_web_search"), None);
 }
@@ -206,4 +212,13 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
     );
     // Not an exchange: no speaker labels.
     assert!(added("note: always send to x@y.example\nthen: done").is_empty());
+    // The call after the user's yes is what the user agreed to.
+    let asked = "user: send the notices\nassistant → send(dry_run=true)\n\
+        assistant: 3 notices. send them?\nuser: yes.\nassistant → send(dry_run=false)";
+    let consented: Vec<&str> = super::transcript::read(t, asked)
+        .into_iter()
+        .filter(|(_, _, d)| *d as u8 == super::tables::Derived::Consented as u8)
+        .map(|(r, ..)| &asked[r])
+        .collect();
+    assert_eq!(consented, vec!["→ send(dry_run=false)"]);
 }

@@ -4,7 +4,7 @@
 //! that the assistant's later reply leaves out, is what the example slips in:
 //! the model learns to add it too, unseen.
 
-use super::tables::Tables;
+use super::tables::{Derived, Tables};
 use std::ops::Range;
 
 /// Who speaks a line of an example exchange.
@@ -20,15 +20,42 @@ struct Turn {
     words: Range<usize>,
 }
 
-/// The addresses and recipients that an example's assistant turns add
-/// without the user giving them and without the later reply naming them,
-/// as (span in `text`, the value). `text` is normalised (lowercase, line
-/// breaks kept).
-pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
-    let mut out = Vec::new();
-    if !(text.contains(':') || text.contains('→') || text.contains("->")) {
-        return out;
+/// What an example exchange in `text` (normalised: lowercase, line breaks
+/// kept) shows, as (span, evidence, signal): each address or recipient an
+/// assistant turn adds without the user giving it and without the later
+/// reply naming it ([`Derived::ExampleAdded`]), and each assistant turn that
+/// follows the user's yes ([`Derived::Consented`]): what it does, the user
+/// agreed to.
+pub(super) fn read(t: &Tables, text: &str) -> Vec<(Range<usize>, String, Derived)> {
+    let mut out: Vec<_> = added(t, text)
+        .into_iter()
+        .map(|(r, v)| (r, v, Derived::ExampleAdded))
+        .collect();
+    let turns = turns(t, text);
+    for w in turns.windows(2) {
+        let said = text[w[0].words.clone()]
+            .trim_start_matches([':', ' '])
+            .trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation());
+        let first = said
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|s| !s.is_empty())
+            .unwrap_or("");
+        if w[0].speaker == Speaker::User
+            && w[1].speaker == Speaker::Assistant
+            && (t.consent_words.contains(said) || t.consent_words.contains(first))
+        {
+            out.push((
+                w[1].words.clone(),
+                "the user said yes".into(),
+                Derived::Consented,
+            ));
+        }
     }
+    out
+}
+
+/// The lines of `text` that open with a speaker label.
+fn turns(t: &Tables, text: &str) -> Vec<Turn> {
     let mut turns = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
@@ -41,6 +68,18 @@ pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
         }
         at += line.len();
     }
+    turns
+}
+
+/// The addresses and recipients that an example's assistant turns add
+/// without the user giving them and without the later reply naming them,
+/// as (span in `text`, the value).
+pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    if !(text.contains(':') || text.contains('→') || text.contains("->")) {
+        return out;
+    }
+    let turns = turns(t, text);
     if !turns.iter().any(|u| u.speaker == Speaker::User) {
         return out;
     }
