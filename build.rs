@@ -320,15 +320,17 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
 ];
 
 /// The compiled prefilter of each pattern table of a data file: `(key,
-/// bytes)`. For each pattern, clauses that every match satisfies, each a list
-/// of literals one of which (compared ASCII-case-insensitively) the match
-/// contains, some only at a word boundary (`\b`) before or after it; a
-/// pattern with no such clause always runs. Layout (little-endian u32 unless
-/// noted), read by `src/prefilter.rs`: `patterns`, `need[patterns]` (bytes:
-/// the mask of each pattern's clauses), `literals`, per literal its length,
-/// bytes (ASCII-lowercased) and uses (`count`, then `pattern`, `clause` byte,
-/// `flags` byte each), and last the literals' Aho–Corasick automaton
-/// (`src/lang/trie.rs`), so start-up builds nothing.
+/// bytes)`. A pattern is split into its top-level alternatives (`a|b|c`, also
+/// inside a shared prefix: `\b(?:a|b)`), and for each alternative, clauses
+/// that every match of it satisfies, each a list of literals one of which
+/// (compared ASCII-case-insensitively) the match contains, some only at a
+/// word boundary (`\b`) before or after it; an alternative with no such
+/// clause always runs its pattern. Layout (little-endian u32 unless noted),
+/// read by `src/prefilter.rs`: `patterns`, `alternatives`, per alternative
+/// its pattern and its `need` byte (the mask of its clauses), `literals`, per
+/// literal its length, bytes (ASCII-lowercased) and uses (`count`, then
+/// `alternative`, `clause` byte, `flags` byte each), and last the literals'
+/// Aho–Corasick automaton (`src/lang/trie.rs`), so start-up builds nothing.
 fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
     let Some(rel) = f
         .strip_prefix("src/data")
@@ -347,39 +349,47 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
         let mut lits: Vec<Vec<u8>> = Vec::new();
         let mut uses: Vec<Vec<(u32, u8, u8)>> = Vec::new();
         let mut index = std::collections::HashMap::<Vec<u8>, usize>::new();
-        let mut need = Vec::new();
+        // Per alternative: its pattern and the mask of its clauses.
+        let mut alts: Vec<(usize, u8)> = Vec::new();
         for (i, row) in rows.iter().enumerate() {
             let p = row
                 .get("pattern")
                 .and_then(|v| v.as_str())
                 .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()));
-            let mut mask = 0u8;
-            match required(p, *ci) {
-                Some(clauses) => {
-                    for (c, ls) in clauses.iter().take(8).enumerate() {
-                        mask |= 1 << c;
-                        for l in ls {
-                            let (flags, core) = split_bounds(l);
-                            let core = core.to_ascii_lowercase();
-                            let k = *index.entry(core.clone()).or_insert_with(|| {
-                                lits.push(core);
-                                uses.push(Vec::new());
-                                lits.len() - 1
-                            });
-                            uses[k].push((i as u32, c as u8, flags));
+            for required in required(p, *ci) {
+                let a = alts.len();
+                let mut mask = 0u8;
+                match required {
+                    Some(clauses) => {
+                        for (c, ls) in clauses.iter().take(8).enumerate() {
+                            mask |= 1 << c;
+                            for l in ls {
+                                let (flags, core) = split_bounds(l);
+                                let core = core.to_ascii_lowercase();
+                                let k = *index.entry(core.clone()).or_insert_with(|| {
+                                    lits.push(core);
+                                    uses.push(Vec::new());
+                                    lits.len() - 1
+                                });
+                                uses[k].push((a as u32, c as u8, flags));
+                            }
                         }
                     }
+                    None => println!(
+                        "cargo:warning={}: [[{key}]] #{i} has an alternative with no required literal; it runs on every text",
+                        f.display()
+                    ),
                 }
-                None => println!(
-                    "cargo:warning={}: [[{key}]] #{i} has no required literal; it runs on every text",
-                    f.display()
-                ),
+                alts.push((i, mask));
             }
-            need.push(mask);
         }
         let mut w = trie::Writer(Vec::new());
-        w.num(need.len());
-        w.0.extend_from_slice(&need);
+        w.num(rows.len());
+        w.num(alts.len());
+        for &(p, mask) in &alts {
+            w.num(p);
+            w.0.push(mask);
+        }
         w.num(lits.len());
         for (l, us) in lits.iter().zip(&uses) {
             w.bytes(l);
@@ -420,7 +430,8 @@ const MAX_CLAUSES: usize = 4;
 
 /// Clauses (ASCII lowercased literals) every match of `p` satisfies, as the
 /// runtime compiles it (bytes, Unicode classes off).
-fn required(p: &str, ci: bool) -> Option<Cnf> {
+/// The clauses of each top-level alternative of pattern `p` (`None`: none known).
+fn required(p: &str, ci: bool) -> Vec<Option<Cnf>> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -428,8 +439,55 @@ fn required(p: &str, ci: bool) -> Option<Cnf> {
         .build()
         .parse(p)
         .unwrap_or_else(|e| panic!("pattern {p}: {e}"));
-    let cnf = req(&hir)?;
-    (!cnf.is_empty() && cnf.iter().all(|c| c.iter().all(|l| core_len(l) > 0))).then_some(cnf)
+    alternatives(&hir)
+        .iter()
+        .map(|h| {
+            let cnf = req(h)?;
+            (!cnf.is_empty() && cnf.iter().all(|c| c.iter().all(|l| core_len(l) > 0)))
+                .then_some(cnf)
+        })
+        .collect()
+}
+
+/// At most this many alternatives per pattern; a pattern with more is one.
+const MAX_ALTERNATIVES: usize = 16;
+
+/// The top-level alternatives of `h`: the branches of an alternation, also
+/// one inside a concatenation (`\b(?:a|b)\s` is `\ba\s` or `\bb\s`). Each
+/// match of `h` matches one of them, so a pattern may match only where one
+/// alternative's clauses all hold.
+fn alternatives(h: &regex_syntax::hir::Hir) -> Vec<regex_syntax::hir::Hir> {
+    use regex_syntax::hir::{Hir, HirKind};
+    let out = match h.kind() {
+        HirKind::Capture(c) => alternatives(&c.sub),
+        HirKind::Alternation(subs) => subs.iter().flat_map(alternatives).collect(),
+        HirKind::Concat(items) => {
+            let split = items.iter().position(|i| {
+                let mut i = i;
+                while let HirKind::Capture(c) = i.kind() {
+                    i = &c.sub;
+                }
+                matches!(i.kind(), HirKind::Alternation(_))
+            });
+            match split {
+                Some(k) => alternatives(&items[k])
+                    .into_iter()
+                    .map(|b| {
+                        let mut v = items.clone();
+                        v[k] = b;
+                        Hir::concat(v)
+                    })
+                    .collect(),
+                None => vec![h.clone()],
+            }
+        }
+        _ => vec![h.clone()],
+    };
+    if out.len() > MAX_ALTERNATIVES {
+        vec![h.clone()]
+    } else {
+        out
+    }
 }
 
 const MAX_LITS: usize = 64;

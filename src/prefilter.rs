@@ -1,13 +1,15 @@
 //! Which patterns of a table can match a text, without compiling them.
 //!
 //! `build.rs` reads every pattern of the pattern tables (`injection.toml`,
-//! `lang/frames.toml`) and derives up to eight clauses that any match
-//! satisfies, each a set of literals one of which the match contains, some
-//! of them only at an ASCII word boundary (`\bset\b` is not met by
-//! "reset"). It also builds the literals' Aho–Corasick automaton, which is
-//! searched in place (`crate::lang::trie`): start-up builds nothing. At run
-//! time one case-insensitive pass over every literal marks the clauses met;
-//! a pattern is a candidate when all of its clauses are, and only candidates
+//! `lang/frames.toml`), splits it into its top-level alternatives (`a|b`),
+//! and derives for each up to eight clauses that any match of it satisfies,
+//! each a set of literals one of which the match contains, some of them only
+//! at an ASCII word boundary (`\bset\b` is not met by "reset"). It also
+//! builds the literals' Aho–Corasick automaton, which is searched in place
+//! (`crate::lang::trie`): start-up builds nothing. At run time one
+//! case-insensitive pass over every literal marks the clauses met; a pattern
+//! is a candidate when every clause of one of its alternatives is (a clause
+//! common to all of them no longer hides a rare one), and only candidates
 //! are compiled (on first use) and run. A pattern that can match is always a
 //! candidate, so results equal running every pattern (or a `RegexSet` of
 //! them); a unit test checks that on the dev corpus.
@@ -46,10 +48,11 @@ const BOUND_BEFORE: u8 = 1;
 /// A word boundary is required after the literal.
 const BOUND_AFTER: u8 = 2;
 
-/// One use of a literal: the clause of a pattern it meets, under its flags.
+/// One use of a literal: the clause of a pattern's alternative it meets,
+/// under its flags.
 #[derive(Clone, Copy)]
 struct Owner {
-    pattern: u32,
+    alternative: u32,
     clause: u8,
     flags: u8,
 }
@@ -66,8 +69,12 @@ pub struct Prefilter {
     /// Clause uses per literal, as `owners[starts[i]..starts[i + 1]]`.
     owners: Vec<Owner>,
     starts: Vec<u32>,
-    /// Per pattern, the mask of its clauses (0: always a candidate).
+    /// Per top-level alternative of a pattern (`a|b`), the pattern and the
+    /// mask of its clauses (0: the pattern is always a candidate). A pattern
+    /// is a candidate when one of its alternatives has all its clauses met.
+    pattern: Vec<u32>,
     need: Vec<u8>,
+    patterns: usize,
 }
 
 impl Prefilter {
@@ -76,21 +83,33 @@ impl Prefilter {
     /// which is slower but still correct.
     pub fn from_compiled(b: &'static [u8], patterns: usize) -> Prefilter {
         Prefilter::decode(b)
-            .filter(|p| p.need.len() == patterns)
+            .filter(|p| p.patterns == patterns)
             .unwrap_or_else(|| Prefilter {
                 nfa: None,
                 lits: Vec::new(),
                 dfa: LateDfa::new(DFA_AFTER_BYTES),
                 owners: Vec::new(),
                 starts: vec![0],
+                pattern: (0..patterns as u32).collect(),
                 need: vec![0; patterns],
+                patterns,
             })
     }
 
     fn decode(b: &'static [u8]) -> Option<Prefilter> {
         let mut r = trie::Reader::new(b);
         let patterns = r.num()?;
-        let need = r.take(patterns)?.to_vec();
+        let alternatives = r.num()?;
+        let mut pattern = Vec::with_capacity(alternatives);
+        let mut need = Vec::with_capacity(alternatives);
+        for _ in 0..alternatives {
+            let p = r.num()?;
+            if p >= patterns || pattern.last().is_some_and(|&l| p < l as usize) {
+                return None;
+            }
+            pattern.push(u32::try_from(p).ok()?);
+            need.push(*r.take(1)?.first()?);
+        }
         let n = r.num()?;
         let mut lits = Vec::with_capacity(n);
         let mut owners = Vec::new();
@@ -99,13 +118,13 @@ impl Prefilter {
         for _ in 0..n {
             lits.push(r.bytes()?);
             for _ in 0..r.num()? {
-                let pattern = u32::try_from(r.num()?).ok()?;
+                let alternative = u32::try_from(r.num()?).ok()?;
                 let cf = r.take(2)?;
-                if pattern as usize >= patterns || cf[0] >= 8 {
+                if alternative as usize >= alternatives || cf[0] >= 8 {
                     return None;
                 }
                 owners.push(Owner {
-                    pattern,
+                    alternative,
                     clause: cf[0],
                     flags: cf[1],
                 });
@@ -122,7 +141,9 @@ impl Prefilter {
             dfa: LateDfa::new(DFA_AFTER_BYTES),
             owners,
             starts,
+            pattern,
             need,
+            patterns,
         })
     }
 
@@ -136,7 +157,7 @@ impl Prefilter {
             for o in &self.owners[a..z] {
                 if (o.flags & BOUND_BEFORE == 0 || before) && (o.flags & BOUND_AFTER == 0 || after)
                 {
-                    met[o.pattern as usize] |= 1 << o.clause;
+                    met[o.alternative as usize] |= 1 << o.clause;
                 }
             }
         };
@@ -151,12 +172,14 @@ impl Prefilter {
                 None => nfa.overlapping_folded(hay, |b| b.to_ascii_lowercase(), &mut mark),
             }
         }
-        self.need
-            .iter()
-            .zip(&met)
-            .enumerate()
-            .filter_map(|(i, (&n, &m))| (m & n == n).then_some(i))
-            .collect()
+        // Alternatives are in pattern order: each candidate is pushed once.
+        let mut out: Vec<usize> = Vec::new();
+        for ((&p, &n), &m) in self.pattern.iter().zip(&self.need).zip(&met) {
+            if m & n == n && out.last() != Some(&(p as usize)) {
+                out.push(p as usize);
+            }
+        }
+        out
     }
 }
 
@@ -306,8 +329,9 @@ mod tests {
                 .unwrap();
             assert!(
                 pre.need.iter().all(|&n| n != 0),
-                "{key}: patterns without a literal"
+                "{key}: alternatives without a literal"
             );
+            assert_eq!(pre.patterns, patterns.len(), "{key}: pattern count");
             let mut matched = 0;
             for t in &texts {
                 // As the stages see them: raw and lowercased (the reader's normalised text).
