@@ -605,6 +605,21 @@ pub fn analyse(
             );
         }
     }
+    // A list introduced by a line that sets its scope ("rules (whole
+    // session, any slack server):", "when other tools are involved:") sets it
+    // for every line under it, up to the next such line.
+    let mut carried = (0, String::new());
+    for (sen, r) in sig.sentences.iter_mut().zip(ranges) {
+        let line = text[r.clone()].trim_end();
+        if line.ends_with(':') && line.split_whitespace().count() <= 10 {
+            let ev = crate::text::truncate_chars(line, 30);
+            carried = (sen.sigs & t.c.list_scope, format!("under \"{ev}\""));
+        } else if carried.0 != 0 {
+            (0..128)
+                .filter(|b| carried.0 >> b & 1 == 1)
+                .for_each(|b| sen.add(b, &carried.1));
+        }
+    }
     // Only sentences that name something are kept, with their words for evidence.
     let mut kept = Vec::new();
     for (sen, r) in sig.sentences.into_iter().zip(ranges) {

@@ -287,6 +287,9 @@ pub(super) struct Concepts {
     /// everything at once): in or out of purpose when no data is named.
     pub(super) mask_control: u128,
     pub(super) trigger_any: u128,
+    /// What a list's heading sets for every line under it: the session,
+    /// other servers' tools, a trigger or a standing step.
+    pub(super) list_scope: u128,
     pub(super) defensive: u128,
     pub(super) example: u128,
     pub(super) conceal: u128,
@@ -415,6 +418,7 @@ pub fn tables() -> &'static Tables {
                 | sig("model_rules")
                 | sig("personal")
                 | sig("user_words"),
+            list_scope: sig("session_scope") | sig("other_tool") | sig("trigger") | sig("step"),
             trigger_any: sig("move")
                 | sig("read")
                 | sig("conceal")
