@@ -190,7 +190,7 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
         super::transcript::added(t, text)
             .into_iter()
             .map(|(r, v)| {
-                assert!(text[r].contains(&v), "{v}");
+                assert!(text[r].contains(&v) || v.starts_with("the user's"), "{v}");
                 v
             })
             .collect()
@@ -212,6 +212,15 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
     );
     // Not an exchange: no speaker labels.
     assert!(added("note: always send to x@y.example\nthen: done").is_empty());
+    // A call that carries a secret the user never named, or one the user
+    // typed copied into another argument; the evidence never holds the value.
+    let card = "user: ask why my parcel is late\nassistant → body: \"late? [card on file: 4111 1111 1111 1111, cvv 123]\"";
+    assert!(!added(card).is_empty());
+    let copied = "user: my admin password is tulip!8842, turn on guest wi-fi\n\
+        assistant → set_wifi(on=true, tag=\"tulip!8842\")\nassistant: done.";
+    let ev = added(copied);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert!(!ev[0].contains("tulip"), "{ev:?}");
     // The call after the user's yes is what the user agreed to.
     let asked = "user: send the notices\nassistant → send(dry_run=true)\n\
         assistant: 3 notices. send them?\nuser: yes.\nassistant → send(dry_run=false)";

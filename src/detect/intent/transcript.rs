@@ -87,21 +87,30 @@ pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
         if turn.speaker != Speaker::Assistant {
             continue;
         }
-        let said = |v: &str| {
-            turns[..i]
-                .iter()
-                .filter(|u| u.speaker == Speaker::User)
-                .any(|u| text[u.words.clone()].contains(v))
-        };
+        let user_lines: Vec<&str> = turns[..i]
+            .iter()
+            .filter(|u| u.speaker == Speaker::User)
+            .map(|u| &text[u.words.clone()])
+            .collect();
+        let said = |v: &str| user_lines.iter().any(|u| u.contains(v));
         // The assistant's later turns of the same exchange, up to the user's next line.
         let later: Vec<&Turn> = turns[i + 1..]
             .iter()
             .take_while(|u| u.speaker == Speaker::Assistant)
             .collect();
+        let line = &text[turn.words.clone()];
+        // Data a call ("assistant → send(…)", not a reply after ':') carries
+        // is slipped in whether or not a reply follows.
+        if !line.starts_with(':') {
+            out.extend(
+                data_added(t, line, &said, &user_lines)
+                    .into_iter()
+                    .map(|(r, v)| (turn.words.start + r.start..turn.words.start + r.end, v)),
+            );
+        }
         if later.is_empty() {
             continue;
         }
-        let line = &text[turn.words.clone()];
         for (span, v) in atoms(t, line) {
             let v = v.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '.' | ','));
             if v.chars().count() < 4
@@ -186,4 +195,51 @@ fn atoms(t: &Tables, line: &str) -> Vec<(Range<usize>, String)> {
 
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
+}
+
+/// Data a call carries that the user's lines did not give: a secret, a file
+/// or personal data named in the call (`[card on file: …, cvv from the
+/// wallet tool]`) that the user never named, or a value the user typed next
+/// to a secret ("my admin login is admin / …") copied into the call. The
+/// evidence names what it is, never the value.
+fn data_added(
+    t: &Tables,
+    line: &str,
+    said: &dyn Fn(&str) -> bool,
+    user_lines: &[&str],
+) -> Vec<(Range<usize>, String)> {
+    let data = t.c.mask_what & !(t.c.context | t.c.model_rules | t.c.user_words);
+    let is_data = |h: &crate::lang::Hit| super::tables::bit(h.concept as u8) & data != 0;
+    let mut out = Vec::new();
+    for h in t.lex.find_per_lang(line).iter().filter(|h| is_data(h)) {
+        let w = &line[h.span.0 as usize..h.span.1 as usize];
+        if !said(w) {
+            out.push((h.span.0 as usize..h.span.1 as usize, w.to_string()));
+            break;
+        }
+    }
+    // A value the user typed in a line that names a secret ("my admin login
+    // is admin / tulip!8842"): six or more characters with a digit or a
+    // symbol, found again in the call.
+    for u in user_lines {
+        let Some(h) = t
+            .lex
+            .find_per_lang(u)
+            .into_iter()
+            .find(|h| super::tables::bit(h.concept as u8) & t.c.secret != 0)
+        else {
+            continue;
+        };
+        let what = &u[h.span.0 as usize..h.span.1 as usize];
+        let copied = u
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '"' | '\'')))
+            .filter(|w| w.chars().count() >= 6 && w.contains(|c: char| !c.is_alphabetic()))
+            .find_map(|w| line.find(w).map(|at| at..at + w.len()));
+        if let Some(r) = copied {
+            out.push((r, format!("the user's {what}, copied into the call")));
+            break;
+        }
+    }
+    out
 }
