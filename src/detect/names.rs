@@ -21,7 +21,6 @@ pub(crate) const DEFENSIVE_NAMES: &[&str] = &[
     "is_safe",
     "check_command",
     "shield",
-    "policy",
     "filter",
     "lint",
     "security",
@@ -55,7 +54,32 @@ pub(crate) fn name_has(item: Option<&str>, words: &[&str]) -> bool {
     }
 }
 
-/// The item's name marks a defensive tool (a detector quoting attacks).
+/// The item's name marks a defensive tool (a detector quoting attacks): a
+/// word of the name (split at `_`, `-`, spaces and camelCase) is one of
+/// `DEFENSIVE_NAMES` or that stem with a short ending (`scanner`,
+/// `detection`), so "veterinary" is no `vet` and "policyholder" no `policy`.
 pub(crate) fn defensive_name(item: Option<&str>) -> bool {
-    name_has(item, DEFENSIVE_NAMES)
+    let n = item.unwrap_or("");
+    let mut words: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in n.chars() {
+        if !c.is_alphanumeric() || (c.is_uppercase() && prev_lower) {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+        }
+        if c.is_alphanumeric() {
+            cur.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    words.push(cur);
+    words.iter().any(|w| {
+        DEFENSIVE_NAMES.iter().any(|d| {
+            // Stems joined to others (`is_safe`, `check_command`) match as written.
+            (d.contains('_') && n.to_ascii_lowercase().contains(d))
+                || w.strip_prefix(d).is_some_and(|rest| rest.len() <= 4)
+        })
+    })
 }

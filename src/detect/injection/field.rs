@@ -4,7 +4,7 @@
 
 use super::detectors::{encoded_blobs, exfil_param_name, exfil_url, secrets};
 use super::tables::{compiled, scan_text};
-use crate::detect::names::{CREDENTIAL_TOOL_NAMES, DEFENSIVE_NAMES, SHELL_TOOL_NAMES, name_has};
+use crate::detect::names::{CREDENTIAL_TOOL_NAMES, SHELL_TOOL_NAMES, defensive_name, name_has};
 use crate::detect::unicode::at_field;
 use crate::finding::{Confidence, Finding, Severity};
 use crate::rules::ids;
@@ -120,8 +120,7 @@ pub(super) fn check_field(
         .count();
     let corroborated = |own: &str| kinds.keys().any(|k| k != own);
     // Only consulted when a downgradable kind matched: evaluated lazily.
-    let defensive =
-        || name_has(field.item, DEFENSIVE_NAMES) || c.defensive.is_match(text.as_bytes());
+    let defensive = || defensive_name(field.item) || c.defensive.is_match(text.as_bytes());
     let has = |k: &str| kinds.contains_key(k);
 
     // One finding per rule per field: the strongest hit of that rule.
