@@ -83,3 +83,30 @@ pub(crate) fn defensive_name(item: Option<&str>) -> bool {
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::defensive_name;
+
+    #[test]
+    fn a_defensive_name_is_judged_by_its_words() {
+        for n in [
+            "prompt_scanner",
+            "detectInjection",
+            "content-moderation",
+            "is_safe_url",
+            "Linter",
+        ] {
+            assert!(defensive_name(Some(n)), "{n}");
+        }
+        for n in [
+            "veterinary_records",
+            "Loan policy",
+            "policyholder_lookup",
+            "get_object",
+            "",
+        ] {
+            assert!(!defensive_name(Some(n)), "{n}");
+        }
+    }
+}
