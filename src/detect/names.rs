@@ -64,10 +64,8 @@ pub(crate) fn defensive_name(item: Option<&str>) -> bool {
     let mut cur = String::new();
     let mut prev_lower = false;
     for c in n.chars() {
-        if !c.is_alphanumeric() || (c.is_uppercase() && prev_lower) {
-            if !cur.is_empty() {
-                words.push(std::mem::take(&mut cur));
-            }
+        if (!c.is_alphanumeric() || (c.is_uppercase() && prev_lower)) && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
         }
         if c.is_alphanumeric() {
             cur.extend(c.to_lowercase());
