@@ -187,9 +187,10 @@ fn keeping_guarded_data_from_view_is_no_concealment() {
 fn an_example_exchange_adds_what_the_user_never_gave() {
     let t = tables();
     let added = |text: &str| -> Vec<String> {
-        super::transcript::added(t, text)
+        super::transcript::read(t, text)
             .into_iter()
-            .map(|(r, v)| {
+            .filter(|(_, _, d)| *d as u8 == super::tables::Derived::ExampleAdded as u8)
+            .map(|(r, v, _)| {
                 assert!(text[r].contains(&v) || v.starts_with("the user's"), "{v}");
                 v
             })

@@ -2,7 +2,9 @@
 //! Assistant → send(…) / Assistant: …") shows the model what to do. An
 //! address, host or recipient its calls add that the user never gave, and
 //! that the assistant's later reply leaves out, is what the example slips in:
-//! the model learns to add it too, unseen.
+//! the model learns to add it too, unseen; so is a secret the call carries
+//! that the user never named, or one the user typed copied elsewhere. A call
+//! that follows the user's "yes" is what the user agreed to.
 
 use super::tables::{Derived, Tables};
 use std::ops::Range;
@@ -27,11 +29,18 @@ struct Turn {
 /// follows the user's yes ([`Derived::Consented`]): what it does, the user
 /// agreed to.
 pub(super) fn read(t: &Tables, text: &str) -> Vec<(Range<usize>, String, Derived)> {
-    let mut out: Vec<_> = added(t, text)
+    // No label ends without one of these: most fields are no exchange.
+    if !(text.contains(':') || text.contains('→') || text.contains("->")) {
+        return Vec::new();
+    }
+    let turns = turns(t, text);
+    if !turns.iter().any(|u| u.speaker == Speaker::User) {
+        return Vec::new();
+    }
+    let mut out: Vec<_> = added(t, text, &turns)
         .into_iter()
         .map(|(r, v)| (r, v, Derived::ExampleAdded))
         .collect();
-    let turns = turns(t, text);
     for w in turns.windows(2) {
         let said = text[w[0].words.clone()]
             .trim_start_matches([':', ' '])
@@ -71,18 +80,11 @@ fn turns(t: &Tables, text: &str) -> Vec<Turn> {
     turns
 }
 
-/// The addresses and recipients that an example's assistant turns add
-/// without the user giving them and without the later reply naming them,
-/// as (span in `text`, the value).
-pub(super) fn added(t: &Tables, text: &str) -> Vec<(Range<usize>, String)> {
+/// What the assistant's `turns` add that the user never gave, as (span in
+/// `text`, evidence): addresses and recipients the later reply does not
+/// name, and data (see [`data_added`]).
+fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
-    if !(text.contains(':') || text.contains('→') || text.contains("->")) {
-        return out;
-    }
-    let turns = turns(t, text);
-    if !turns.iter().any(|u| u.speaker == Speaker::User) {
-        return out;
-    }
     for (i, turn) in turns.iter().enumerate() {
         if turn.speaker != Speaker::Assistant {
             continue;
