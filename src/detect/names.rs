@@ -30,6 +30,8 @@ pub(crate) const CREDENTIAL_TOOL_NAMES: &[&str] = &[
     "credential",
     "config",
     "keychain",
+    "dotenv",
+    "configuration",
     "dotfile",
     "env",
     "secret",
@@ -42,23 +44,18 @@ pub(crate) const SHELL_TOOL_NAMES: &[&str] = &[
     "cmd",
 ];
 
-/// Whether the item's name contains one of `words` (ASCII case-insensitive).
-pub(crate) fn name_has(item: Option<&str>, words: &[&str]) -> bool {
-    // Called for every field: lowercase a copy only when the name needs it.
-    let n = item.unwrap_or("");
-    if n.bytes().any(|b| b.is_ascii_uppercase()) {
-        let n = n.to_ascii_lowercase();
-        words.iter().any(|w| n.contains(w))
-    } else {
-        words.iter().any(|w| n.contains(w))
-    }
-}
-
 /// The item's name marks a defensive tool (a detector quoting attacks): a
 /// word of the name (split at `_`, `-`, spaces and camelCase) is one of
 /// `DEFENSIVE_NAMES` or that stem with a short ending (`scanner`,
 /// `detection`), so "veterinary" is no `vet` and "policyholder" no `policy`.
 pub(crate) fn defensive_name(item: Option<&str>) -> bool {
+    name_words_have(item, DEFENSIVE_NAMES)
+}
+
+/// Whether a word of the item's name (split at `_`, `-`, spaces and
+/// camelCase) is one of `stems` or that stem with an ending of up to four
+/// letters; a stem joined by `_` (`is_safe`) matches as written.
+pub(crate) fn name_words_have(item: Option<&str>, stems: &[&str]) -> bool {
     let n = item.unwrap_or("");
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();
@@ -74,8 +71,7 @@ pub(crate) fn defensive_name(item: Option<&str>) -> bool {
     }
     words.push(cur);
     words.iter().any(|w| {
-        DEFENSIVE_NAMES.iter().any(|d| {
-            // Stems joined to others (`is_safe`, `check_command`) match as written.
+        stems.iter().any(|d| {
             (d.contains('_') && n.to_ascii_lowercase().contains(d))
                 || w.strip_prefix(d).is_some_and(|rest| rest.len() <= 4)
         })
@@ -85,6 +81,17 @@ pub(crate) fn defensive_name(item: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::defensive_name;
+
+    #[test]
+    fn a_credential_name_is_judged_by_its_words() {
+        use super::{CREDENTIAL_TOOL_NAMES, name_words_have};
+        for n in ["read_ssh_keys", "get_secrets", "load_dotenv", "vaultRead"] {
+            assert!(name_words_have(Some(n), CREDENTIAL_TOOL_NAMES), "{n}");
+        }
+        for n in ["list_environments", "search_keywords", "monkey_patch"] {
+            assert!(!name_words_have(Some(n), CREDENTIAL_TOOL_NAMES), "{n}");
+        }
+    }
 
     #[test]
     fn a_defensive_name_is_judged_by_its_words() {

@@ -4,7 +4,9 @@
 
 use super::detectors::{encoded_blobs, exfil_param_name, exfil_url, secrets};
 use super::tables::{compiled, scan_text};
-use crate::detect::names::{CREDENTIAL_TOOL_NAMES, SHELL_TOOL_NAMES, defensive_name, name_has};
+use crate::detect::names::{
+    CREDENTIAL_TOOL_NAMES, SHELL_TOOL_NAMES, defensive_name, name_words_have,
+};
 use crate::detect::unicode::at_field;
 use crate::finding::{Confidence, Finding, Severity};
 use crate::rules::ids;
@@ -155,14 +157,17 @@ pub(super) fn check_field(
             "target"
                 if uncorroborated
                     && (!c.access_verb.is_match(text.as_bytes())
-                        || name_has(field.item, CREDENTIAL_TOOL_NAMES)
+                        || name_words_have(field.item, CREDENTIAL_TOOL_NAMES)
                         || defensive()) =>
             {
                 (sev, conf) = (Severity::Low, Confidence::Heuristic);
                 note = " (mentioned, no access directive)".into();
             }
             "cmd" if has("run-directive") => conf = Confidence::Confirmed,
-            "cmd" if uncorroborated && (defensive() || name_has(field.item, SHELL_TOOL_NAMES)) => {
+            "cmd"
+                if uncorroborated
+                    && (defensive() || name_words_have(field.item, SHELL_TOOL_NAMES)) =>
+            {
                 (sev, conf) = (Severity::Low, Confidence::Heuristic);
                 note = " (documentation of a shell tool, no directive to run it)".into();
             }
