@@ -54,28 +54,43 @@ pub(crate) fn defensive_name(item: Option<&str>) -> bool {
 
 /// Whether a word of the item's name (split at `_`, `-`, spaces and
 /// camelCase) is one of `stems` or that stem with an ending of up to four
-/// letters; a stem joined by `_` (`is_safe`) matches as written.
+/// letters; a stem joined by `_` (`is_safe`) matches as written. Called for
+/// every field: it allocates only for a joined stem.
 pub(crate) fn name_words_have(item: Option<&str>, stems: &[&str]) -> bool {
     let n = item.unwrap_or("");
-    let mut words: Vec<String> = Vec::new();
-    let mut cur = String::new();
+    let stem_of = |w: &str| {
+        stems.iter().any(|d| {
+            w.get(..d.len()).is_some_and(|p| p.eq_ignore_ascii_case(d)) && w.len() - d.len() <= 4
+        })
+    };
+    any_word(n, stem_of)
+        || (stems.iter().any(|d| d.contains('_')) && {
+            let lower = n.to_ascii_lowercase();
+            stems.iter().any(|d| d.contains('_') && lower.contains(d))
+        })
+}
+
+/// Whether `f` holds for a word of `n`: a run of letters and digits, also
+/// cut before an upper-case letter that follows a lower-case one.
+fn any_word(n: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let mut start = None;
     let mut prev_lower = false;
-    for c in n.chars() {
-        if (!c.is_alphanumeric() || (c.is_uppercase() && prev_lower)) && !cur.is_empty() {
-            words.push(std::mem::take(&mut cur));
+    for (i, c) in n.char_indices() {
+        let alnum = c.is_alphanumeric();
+        if let Some(s) = start
+            && (!alnum || (c.is_uppercase() && prev_lower))
+        {
+            if f(&n[s..i]) {
+                return true;
+            }
+            start = None;
         }
-        if c.is_alphanumeric() {
-            cur.extend(c.to_lowercase());
+        if alnum && start.is_none() {
+            start = Some(i);
         }
         prev_lower = c.is_lowercase();
     }
-    words.push(cur);
-    words.iter().any(|w| {
-        stems.iter().any(|d| {
-            (d.contains('_') && n.to_ascii_lowercase().contains(d))
-                || w.strip_prefix(d).is_some_and(|rest| rest.len() <= 4)
-        })
-    })
+    start.is_some_and(|s| f(&n[s..]))
 }
 
 #[cfg(test)]

@@ -612,8 +612,9 @@ pub fn analyse(
     for (sen, r) in sig.sentences.iter_mut().zip(ranges) {
         let line = text[r.clone()].trim_end();
         if line.ends_with(':') && line.split_whitespace().count() <= 10 {
-            let ev = crate::text::truncate_chars(line, 30);
-            carried = (sen.sigs & t.c.list_scope, format!("under \"{ev}\""));
+            let bits = sen.sigs & t.c.list_scope;
+            let ev = || format!("under \"{}\"", crate::text::truncate_chars(line, 30));
+            carried = (bits, if bits != 0 { ev() } else { String::new() });
         } else if carried.0 != 0 {
             (0..128)
                 .filter(|b| carried.0 >> b & 1 == 1)

@@ -98,18 +98,8 @@ pub(super) fn outsider(t: &Tables, h: &str) -> bool {
 /// `cc = a@b`. The value is one token or one quoted string; a docstring's
 /// `name: what it is` is not an assignment.
 pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
-    let mut rest = line.trim_start();
-    for bullet in ["- ", "* "] {
-        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
-    }
-    let rest = rest.trim_start_matches(['"', '\'', '`']);
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'))
-        .unwrap_or(rest.len());
-    let (name, after) = rest.split_at(end);
-    let after = after.trim_start_matches(['"', '\'', '`']).trim_start();
-    let value = after.strip_prefix([':', '='])?.trim();
-    let value = value.trim_end_matches(',').trim();
+    let (name, _, value) = line_key(line)?;
+    let value = value.trim().trim_end_matches(',').trim();
     let quoted = value.len() >= 2
         && (value.starts_with('"') && value.ends_with('"')
             || value.starts_with('\'') && value.ends_with('\''));
@@ -196,7 +186,13 @@ pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Op
         "←",
     ]
     .iter()
-    .any(|w| s.starts_with(w) || s.contains(&format!("· {w}")) || s.contains(&format!("- {w}")));
+    .any(|w| {
+        s.starts_with(w)
+            || ["· ", "- "].iter().any(|b| {
+                s.match_indices(b)
+                    .any(|(i, _)| s[i + b.len()..].starts_with(w))
+            })
+    });
     gives.then(|| own.to_string())
 }
 
@@ -206,15 +202,31 @@ pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Op
 /// conversation does so when the key is written as code (quoted or
 /// snake_case), not as a label ("results: …, with the transcript").
 pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
-    let t = sentence.trim_start();
-    let s = t.trim_start_matches(['"', '\'', '`']);
-    let end = s.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))?;
-    let (key, rest) = s.split_at(end);
-    let code = s.len() < t.len() || key.contains('_');
-    let rest = rest.trim_start_matches(['"', '\'', '`']).trim_start();
-    ((rules || code)
+    let (key, quoted, value) = line_key(sentence)?;
+    ((rules || quoted || key.contains('_'))
         && (2..=40).contains(&key.len())
-        && rest.starts_with([':', '='])
-        && rest.len() > 8)
+        && !key.contains('.')
+        && value.len() > 7)
         .then_some(key)
+}
+
+/// The key opening a line (after a `- ` or `* ` bullet; quoted or not:
+/// `"webhook": …`, `reply_to = …`), whether it was quoted, and what follows
+/// its `:` or `=`. One reading for sample calls, defaults blocks and
+/// request templates.
+fn line_key(line: &str) -> Option<(&str, bool, &str)> {
+    let mut rest = line.trim_start();
+    for bullet in ["- ", "* "] {
+        rest = rest.strip_prefix(bullet).unwrap_or(rest).trim_start();
+    }
+    let bare = rest.trim_start_matches(['"', '\'', '`']);
+    let end = bare
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '-'))
+        .unwrap_or(bare.len());
+    let (key, after) = bare.split_at(end);
+    let value = after
+        .trim_start_matches(['"', '\'', '`'])
+        .trim_start()
+        .strip_prefix([':', '='])?;
+    Some((key, bare.len() < rest.len(), value))
 }

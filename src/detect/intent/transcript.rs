@@ -85,16 +85,20 @@ fn turns(t: &Tables, text: &str) -> Vec<Turn> {
 /// name, and data (see [`data_added`]).
 fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
+    // Each user line, with the secret it names (read once, not per call).
+    let users: Vec<Option<(&str, Option<&str>)>> = turns
+        .iter()
+        .map(|u| {
+            let line = &text[u.words.clone()];
+            (u.speaker == Speaker::User).then(|| (line, secret_named(t, line)))
+        })
+        .collect();
     for (i, turn) in turns.iter().enumerate() {
         if turn.speaker != Speaker::Assistant {
             continue;
         }
-        let user_lines: Vec<&str> = turns[..i]
-            .iter()
-            .filter(|u| u.speaker == Speaker::User)
-            .map(|u| &text[u.words.clone()])
-            .collect();
-        let said = |v: &str| user_lines.iter().any(|u| u.contains(v));
+        let user_lines: Vec<(&str, Option<&str>)> = users[..i].iter().flatten().copied().collect();
+        let said = |v: &str| user_lines.iter().any(|(u, _)| u.contains(v));
         // The assistant's later turns of the same exchange, up to the user's next line.
         let later: Vec<&Turn> = turns[i + 1..]
             .iter()
@@ -208,7 +212,7 @@ fn data_added(
     t: &Tables,
     line: &str,
     said: &dyn Fn(&str) -> bool,
-    user_lines: &[&str],
+    user_lines: &[(&str, Option<&str>)],
 ) -> Vec<(Range<usize>, String)> {
     let data = t.c.mask_what & !(t.c.context | t.c.model_rules | t.c.user_words);
     let is_data = |h: &crate::lang::Hit| super::tables::bit(h.concept as u8) & data != 0;
@@ -223,16 +227,10 @@ fn data_added(
     // A value the user typed in a line that names a secret ("my admin login
     // is admin / tulip!8842"): six or more characters with a digit or a
     // symbol, found again in the call.
-    for u in user_lines {
-        let Some(h) = t
-            .lex
-            .find_per_lang(u)
-            .into_iter()
-            .find(|h| super::tables::bit(h.concept as u8) & t.c.secret != 0)
-        else {
+    for &(u, what) in user_lines {
+        let Some(what) = what else {
             continue;
         };
-        let what = &u[h.span.0 as usize..h.span.1 as usize];
         let copied = u
             .split_whitespace()
             .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ',' | ';' | ':' | '"' | '\'')))
@@ -244,4 +242,13 @@ fn data_added(
         }
     }
     out
+}
+
+/// The first secret a user's line names ("my admin login is …"), if any.
+fn secret_named<'a>(t: &Tables, line: &'a str) -> Option<&'a str> {
+    t.lex
+        .find_per_lang(line)
+        .into_iter()
+        .find(|h| super::tables::bit(h.concept as u8) & t.c.secret != 0)
+        .map(|h| &line[h.span.0 as usize..h.span.1 as usize])
 }
