@@ -61,6 +61,7 @@ impl Reading {
         let (mut hits, gated) = find_gated(t, &text, &sentences);
         frame_hits(t, &text, &mut hits);
         settings_hits(t, &text, &sentences, &mut hits);
+        nominal_hits(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -284,6 +285,98 @@ pub(super) fn settings_hits(
                 );
             } else {
                 place(key_start..key_start + key.len(), found(&words));
+            }
+        }
+    }
+    if hits.len() > before {
+        hits.sort_by_key(|h| (h.span.0, h.span.1));
+        hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
+    }
+}
+
+/// A sentence written in nouns read again with its verbs: "delivery of the
+/// packet is effected to …" as "send the packet is effected to …" (tools.toml
+/// `nominal_verbs`; an article before the noun goes too). What the verb's
+/// reading finds, where it touches a verb put in, is placed on the noun, so
+/// the evidence quotes the text as written.
+pub(super) fn nominal_hits(
+    t: &Tables,
+    text: &str,
+    sentences: &[Range<usize>],
+    hits: &mut Vec<lang::Hit>,
+) {
+    if !text.contains(" of ") {
+        return;
+    }
+    let before = hits.len();
+    for r in sentences {
+        let line = &text[r.clone()];
+        if !line.contains(" of ") {
+            continue;
+        }
+        // The reading, and per verb put in: its span there and the noun's in `text`.
+        let mut reading = String::with_capacity(line.len());
+        let mut put: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        let mut copied = 0;
+        let words: Vec<(usize, &str)> = line
+            .split_inclusive(' ')
+            .scan(0, |at, w| {
+                let s = *at;
+                *at += w.len();
+                Some((s, w.trim_end()))
+            })
+            .collect();
+        let mut article: Option<usize> = None;
+        let mut i = 0;
+        while let Some(&(at, w)) = words.get(i) {
+            i += 1;
+            let noun = w.trim_start_matches(|c: char| !c.is_alphanumeric());
+            // "of" next, or after a place ("inclusion in this field of …").
+            let of = match words.get(i) {
+                Some((_, "of")) => Some(i),
+                Some((_, "in" | "into" | "to")) => {
+                    (i + 1..(i + 4).min(words.len())).find(|&k| words[k].1 == "of")
+                }
+                _ => None,
+            };
+            if let (Some(verb), Some(k)) = (t.nominal_verbs.get(noun), of) {
+                let from = article.unwrap_or(at + (w.len() - noun.len()));
+                let (of_at, _) = words[k];
+                reading.push_str(&line[copied..from]);
+                let start = reading.len();
+                reading.push_str(verb);
+                if k > i {
+                    // The place goes after the verb: "include in this field".
+                    reading.push(' ');
+                    reading.push_str(line[words[i].0..of_at].trim_end());
+                }
+                put.push((start..reading.len(), r.start + at..r.start + of_at + 2));
+                copied = of_at + 2;
+                i = k + 1;
+            }
+            article = matches!(w, "the" | "a" | "an" | "any" | "its" | "their").then_some(at);
+        }
+        if put.is_empty() {
+            continue;
+        }
+        reading.push_str(&line[copied..]);
+        let mut found: Vec<lang::Hit> = t
+            .lex
+            .find_per_lang(&reading)
+            .into_iter()
+            .filter(|h| !gated(h.lang))
+            .collect();
+        frame_hits(t, &reading, &mut found);
+        for h in found {
+            let span = h.span.0 as usize..h.span.1 as usize;
+            if let Some((_, noun)) = put
+                .iter()
+                .find(|(v, _)| v.start < span.end && span.start < v.end)
+            {
+                hits.push(lang::Hit {
+                    span: (noun.start as u32, noun.end as u32),
+                    ..h
+                });
             }
         }
     }

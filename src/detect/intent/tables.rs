@@ -7,7 +7,7 @@ use crate::lang::{self, Lexicon};
 use crate::lazy::Lazy;
 use regex::bytes::Regex;
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// Derived signals, after the lexicon's concepts in the same bit set.
@@ -206,6 +206,8 @@ pub struct Tables {
     pub(super) speakers_assistant: HashSet<String>,
     /// What a user's line says to agree (tools.toml `consent_words`).
     pub(super) consent_words: HashSet<String>,
+    /// A noun made of a verb, and the verb it reads as (tools.toml `nominal_verbs`).
+    pub(super) nominal_verbs: HashMap<String, String>,
     /// An argument of a sample call: `key=value`, `key: "value"`.
     pub(super) call_argument: Lazy<Regex>,
     /// A quoted constant put into a parameter: `key = "v"`, "setting key to 'v'".
@@ -352,6 +354,7 @@ struct ToolsFile {
     speakers_assistant: Vec<String>,
     own_value_words: Vec<String>,
     consent_words: Vec<String>,
+    nominal_verbs: Vec<String>,
 }
 
 /// Compiled once per process; the files are compiled in and loaded by a unit
@@ -559,6 +562,12 @@ pub fn tables() -> &'static Tables {
             speakers_user: tools.speakers_user.into_iter().collect(),
             speakers_assistant: tools.speakers_assistant.into_iter().collect(),
             consent_words: tools.consent_words.into_iter().collect(),
+            nominal_verbs: tools
+                .nominal_verbs
+                .iter()
+                .filter_map(|p| p.split_once('='))
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
             call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
             slot_constant: re(r#"\b([a-z][a-z0-9_]*)\s*[=:]\s*("[^"\n]{2,60}"|'[^'\n]{2,60}')|\bset(?:ting|s)?\s+['`"]?([a-z][a-z0-9_]*)['`"]?\s+to\s+("[^"\n]{2,60}"|'[^'\n]{2,60}')"#),
             own_value_words: tools.own_value_words,
