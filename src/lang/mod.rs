@@ -565,7 +565,12 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                     ABBREV.contains(&word)
                         || (word.len() == 1 && word.chars().all(char::is_alphabetic))
                 };
-                follows_ok && !abbrev
+                // A value's placeholder closing a call (`inhalt=...)`) ends nothing.
+                let placeholder = c == '.' && next == Some(b')') && {
+                    let dots = b[..=i].iter().rev().take_while(|&&x| x == b'.').count();
+                    dots >= 2 && i + 1 > dots && matches!(b[i + 1 - dots - 1], b'=' | b':')
+                };
+                follows_ok && !abbrev && !placeholder
             }
             _ => false,
         };
