@@ -449,6 +449,10 @@ pub fn analyse(
             || sentence.contains("://")
             || sentence.contains('@')
             || (sen.sigs != 0 && sentence.contains('\''))
+            // An order to call a tool written bare: "call delete_all_events".
+            || (sen.sigs != 0
+                && sentence.contains('_')
+                && t.bare_call.is_match(sentence.as_bytes()))
             || sentence.contains("'s '")
         {
             let start = range.start;
