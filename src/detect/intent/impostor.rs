@@ -41,7 +41,24 @@ pub(super) fn impostor_of_named(s: &ServerSurface, name: &str, text: &str) -> Op
 /// name `folded` or it with two adjacent letters swapped.
 fn imitates(folded: &str, candidate: &str) -> bool {
     let k = look_alike_fold(candidate);
-    k == folded || swapped_letters(&k, folded)
+    k == folded || swapped_letters(&k, folded) || dropped_double(folded, &k)
+}
+
+/// A name that is a well-known one with one letter of a doubled pair
+/// dropped (`slack_post_mesage`, `git_comit`): a slip that reads right at a
+/// glance. A dropped final letter (`read_file` beside `read_files`) is not one.
+pub(super) fn dropped_double(name: &str, known: &str) -> bool {
+    let (a, b) = (name.as_bytes(), known.as_bytes());
+    if b.len() != a.len() + 1 {
+        return false;
+    }
+    let Some(i) = a.iter().zip(b).position(|(x, y)| x != y) else {
+        return false;
+    };
+    // `b[i]` is the dropped letter; it doubles its neighbour.
+    let doubled = (i > 0 && b[i - 1] == b[i]) || b.get(i + 1) == Some(&b[i]);
+    let ends_word = b.get(i + 1).is_none_or(|c| !c.is_ascii_alphabetic());
+    doubled && b[i].is_ascii_alphabetic() && !ends_word && a[i..] == b[i + 1..]
 }
 
 /// A name with look-alike characters read alike (`0`→`o`, `1`/`i`→`l`, `rn`→`m`).
