@@ -57,7 +57,10 @@ fn a_typosquat_swaps_two_adjacent_letters() {
     // A letter of a doubled pair dropped is a slip; a dropped final letter is not.
     assert_eq!(impostor_of("slack_post_mesage"), Some("slack_post_message"));
     assert!(!super::impostor::dropped_double("read_file", "read_files"));
-    assert!(!super::impostor::dropped_double("send_mesage", "send_message_x"));
+    assert!(!super::impostor::dropped_double(
+        "send_mesage",
+        "send_message_x"
+    ));
 }
 
 #[test]
