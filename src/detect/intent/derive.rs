@@ -318,11 +318,16 @@ pub(super) fn derive(
         sen.add(Derived::Value as u8, &text(m));
         sen.add(Derived::Account as u8, &text(m));
     }
+    // An account mixes digits and letters (a word of 32 letters is none).
+    let mixed = |m: &regex::bytes::Match<'_>| {
+        m.as_bytes().iter().any(u8::is_ascii_digit)
+            && m.as_bytes().iter().any(u8::is_ascii_alphabetic)
+    };
     for re in [&t.iban, &t.wallet] {
         if !digits {
             break;
         }
-        if let Some(m) = re.find_iter(bytes).find(used) {
+        if let Some(m) = re.find_iter(bytes).find(|m| used(m) && mixed(m)) {
             sen.add(Derived::Value as u8, &text(m));
             sen.add(Derived::Account as u8, &text(m));
         }
