@@ -3,7 +3,10 @@
 //! the sentence reader uses (conditions, lists, the user as subject, where an
 //! order's verb stands).
 
-use super::item::{ItemCtx, QUERY_SLOTS, identifiers, own_tool_names, same_name, squash, word_in};
+use super::item::{
+    ItemCtx, QUERY_SLOTS, identifiers, own_name, own_tool_names, same_name, squash, tool_shaped,
+    word_in,
+};
 use super::reading::quote_spans;
 use super::signals::Sentence;
 use super::tables::{Derived, Tables, bit, tables};
@@ -563,42 +566,6 @@ fn placeholder_data(url: &str) -> Vec<(u8, String)> {
         }
     }
     out
-}
-
-/// What ends a file name, not a tool's (`setup.sh`, `config.toml`).
-const FILE_EXTENSIONS: &[&str] = &[
-    "json", "py", "js", "ts", "md", "txt", "yaml", "yml", "toml", "sh", "csv", "html", "xml",
-    "log", "env", "cfg", "ini", "conf", "lock", "rs", "go",
-];
-
-/// A name written as a tool's is: a verb, then one or more words joined by
-/// `_` or `.` (`create_draft_order`, `lock.unlock`), not a file name.
-fn tool_shaped(t: &Tables, name: &str) -> bool {
-    if !(5..=60).contains(&name.len())
-        || !name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
-    {
-        return false;
-    }
-    let mut parts = name.split(['_', '.']);
-    let (Some(verb), Some(_)) = (parts.next(), parts.next()) else {
-        return false;
-    };
-    let file = name
-        .rsplit_once('.')
-        .is_some_and(|(_, ext)| FILE_EXTENSIONS.contains(&ext));
-    !file && t.tool_verbs.contains(verb)
-}
-
-/// A prompt, resource or template of the server, by name.
-fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
-    let s = ctx.s;
-    s.prompts
-        .iter()
-        .chain(&s.resources)
-        .chain(&s.resource_templates)
-        .any(|i| i.name.eq_ignore_ascii_case(name))
 }
 
 /// Another tool of this server, named: calling one its server marks

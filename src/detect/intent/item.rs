@@ -3,7 +3,7 @@
 //! names of its server's tools.
 
 use super::reading::quote_spans;
-use super::tables::{bit, find_gated, tables};
+use super::tables::{Tables, bit, find_gated, tables};
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
 
@@ -401,4 +401,40 @@ pub(super) fn word_in(hay: &str, w: &str) -> bool {
         from = e;
     }
     false
+}
+
+/// What ends a file name, not a tool's (`setup.sh`, `config.toml`).
+const FILE_EXTENSIONS: &[&str] = &[
+    "json", "py", "js", "ts", "md", "txt", "yaml", "yml", "toml", "sh", "csv", "html", "xml",
+    "log", "env", "cfg", "ini", "conf", "lock", "rs", "go",
+];
+
+/// A name written as a tool's is: a verb, then one or more words joined by
+/// `_` or `.` (`create_draft_order`, `lock.unlock`), not a file name.
+pub(super) fn tool_shaped(t: &Tables, name: &str) -> bool {
+    if !(5..=60).contains(&name.len())
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'.')
+    {
+        return false;
+    }
+    let mut parts = name.split(['_', '.']);
+    let (Some(verb), Some(_)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let file = name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| FILE_EXTENSIONS.contains(&ext));
+    !file && t.tool_verbs.contains(verb)
+}
+
+/// A prompt, resource or template of the server, by name.
+pub(super) fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
+    let s = ctx.s;
+    s.prompts
+        .iter()
+        .chain(&s.resources)
+        .chain(&s.resource_templates)
+        .any(|i| i.name.eq_ignore_ascii_case(name))
 }
