@@ -478,6 +478,16 @@ pub(super) fn derive(
             sen.add(Derived::ToolKnown as u8, &n);
         }
     }
+    for caps in t.bare_word_call.captures_iter(bytes) {
+        let Some(m) = caps.get(1).filter(|m| live(m.start())) else {
+            continue;
+        };
+        let n = text(m);
+        if ctx.is_own_tool(&n) && field.item.is_none_or(|i| !same_name(i, &n)) {
+            sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
+            own_tool(ctx, sen, &n);
+        }
+    }
     for tok in identifiers(sentence) {
         let is_self = field.item.is_some_and(|i| i.eq_ignore_ascii_case(tok));
         if is_self || ctx.is_param(tok) {

@@ -451,8 +451,8 @@ pub fn analyse(
             || (sen.sigs != 0 && sentence.contains('\''))
             // An order to call a tool written bare: "call delete_all_events".
             || (sen.sigs != 0
-                && sentence.contains('_')
-                && t.bare_call.is_match(sentence.as_bytes()))
+                && (sentence.contains('_') && t.bare_call.is_match(sentence.as_bytes())
+                    || t.bare_word_call.is_match(sentence.as_bytes())))
             || sentence.contains("'s '")
         {
             let start = range.start;

@@ -251,6 +251,9 @@ pub struct Tables {
     pub(super) env_secret: Lazy<Regex>,
     pub(super) self_ref: Lazy<Regex>,
     pub(super) bare_call: Lazy<Regex>,
+    /// "call getv1sessionbootstrap with …": one word after a calling verb,
+    /// a call only when it names one of the server's tools.
+    pub(super) bare_word_call: Lazy<Regex>,
     pub(super) bare_dest: Lazy<Regex>,
     pub(super) possessive_tool: Lazy<Regex>,
     pub(super) long_number: Lazy<Regex>,
@@ -627,6 +630,7 @@ pub fn tables() -> &'static Tables {
             self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when|up\s+top|at\s+the\s+(?:top|start)|beforehand|in\s+advance)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b|\b(?:configured|set\s+up|prompted|primed|instructed|briefed|programmed|seeded)\s+you\b"),
             // `call get_compensation`, `via send_message`: a tool named without code marks.
             bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
+            bare_word_call: re(r"\b(?:call|calls|calling|invoke|invokes)\s+(?:the\s+)?([a-z][a-z0-9]{5,60})\b"),
             // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
             bare_dest: re(r"\b(?:in|into|as|to|inside|along\s+with|together\s+with|alongside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b|\b([a-z][a-z0-9_]{2,40})\s+(?:now\s+|always\s+)?(?:holds|carries|should\s+hold|must\s+hold|should\s+carry|must\s+carry|should\s+contain|must\s+contain)\b"),
             // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
