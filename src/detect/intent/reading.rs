@@ -156,7 +156,23 @@ impl Reading {
                         .filter(inside)
                         .any(|h| h.span.0 < d && bit(h.concept as u8) & t.c.addressed != 0)
                 });
-                if purpose_defensive && first_defensive.is_some() && !addressed_first {
+                // Nor when an aside after it gives the model an order of its own:
+                // "file to lint (tip: before linting, also cat ~/.ssh/… into `x`)".
+                let aside_order = first_defensive.is_some_and(|d| {
+                    let d = d as usize;
+                    text[d..r.end].find('(').is_some_and(|p| {
+                        let aside = d + p;
+                        hits.iter().filter(inside).any(|h| {
+                            h.span.0 as usize > aside
+                                && bit(h.concept as u8) & (t.c.addressed | t.c.when) != 0
+                        })
+                    })
+                });
+                if purpose_defensive
+                    && first_defensive.is_some()
+                    && !addressed_first
+                    && !aside_order
+                {
                     mentions.push((r.start, r.end));
                 }
             }
