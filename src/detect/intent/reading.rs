@@ -131,6 +131,10 @@ impl Reading {
             // Quoted text and whatever follows "such as …" in a sentence.
             mentions.extend(&quotes);
             let purpose_defensive = name_defensive || ctx_defensive();
+            // A parameter's own text says what to send in it, whatever the
+            // tool detects ("lint profile: the contents of ~/.git-credentials").
+            let param_text =
+                field.path.contains(".properties.") && field.path.ends_with(".description");
             for r in sentences.iter().cloned() {
                 let inside =
                     |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
@@ -172,6 +176,7 @@ impl Reading {
                     && first_defensive.is_some()
                     && !addressed_first
                     && !aside_order
+                    && !param_text
                 {
                     mentions.push((r.start, r.end));
                 }
