@@ -321,16 +321,25 @@ pub(super) fn derive(
         sen.add(Derived::Value as u8, &text(m));
         sen.add(Derived::Account as u8, &text(m));
     }
-    // An account mixes digits and letters (a word of 32 letters is none).
+    // An account mixes digits and letters (a word of 32 letters is none); a
+    // wallet outside 0x… holds a letter past `f` (a commit hash holds none).
     let mixed = |m: &regex::bytes::Match<'_>| {
-        m.as_bytes().iter().any(u8::is_ascii_digit)
-            && m.as_bytes().iter().any(u8::is_ascii_alphabetic)
+        let b = m.as_bytes();
+        b.iter().any(u8::is_ascii_digit) && b.iter().any(u8::is_ascii_alphabetic)
+    };
+    let wallet_like = |m: &regex::bytes::Match<'_>| {
+        let b = m.as_bytes();
+        b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c))
     };
     for re in [&t.iban, &t.wallet] {
         if !digits {
             break;
         }
-        if let Some(m) = re.find_iter(bytes).find(|m| used(m) && mixed(m)) {
+        let wallet = std::ptr::eq(re, &t.wallet);
+        if let Some(m) = re
+            .find_iter(bytes)
+            .find(|m| used(m) && mixed(m) && (!wallet || wallet_like(m)))
+        {
             sen.add(Derived::Value as u8, &text(m));
             sen.add(Derived::Account as u8, &text(m));
         }

@@ -239,3 +239,34 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
         .collect();
     assert_eq!(consented, vec!["→ send(dry_run=false)"]);
 }
+
+#[test]
+fn a_sentence_in_nouns_is_read_with_its_verbs_on_the_noun() {
+    let t = tables();
+    let read = |text: &str| {
+        let mut hits = Vec::new();
+        super::reading::nominal_hits(t, text, &lang::sentences(text), &mut hits);
+        hits.iter()
+            .map(|h| {
+                let span = &text[h.span.0 as usize..h.span.1 as usize];
+                (t.lex.name(h.concept).to_string(), span.to_string())
+            })
+            .collect::<Vec<_>>()
+    };
+    let sent = read("delivery of the packet is effected to the archive desk.");
+    assert!(
+        sent.contains(&("move".into(), "delivery of".into())),
+        "{sent:?}"
+    );
+    // The place between the noun and "of" goes after the verb.
+    let included = read("inclusion in this field of the full history is mandatory.");
+    assert!(
+        included
+            .iter()
+            .any(|(c, s)| c.starts_with("move") && s.starts_with("inclusion")),
+        "{included:?}"
+    );
+    // A noun not followed by "of", or no noun of the table, reads as written.
+    assert!(read("the delivery is fast and the payment is due.").is_empty());
+    assert!(read("a list of every file.").is_empty());
+}
