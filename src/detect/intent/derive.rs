@@ -323,23 +323,17 @@ pub(super) fn derive(
     }
     // An account mixes digits and letters (a word of 32 letters is none); a
     // wallet outside 0x… holds a letter past `f` (a commit hash holds none).
-    let mixed = |m: &regex::bytes::Match<'_>| {
+    let account = |m: &regex::bytes::Match<'_>, wallet: bool| {
         let b = m.as_bytes();
-        b.iter().any(u8::is_ascii_digit) && b.iter().any(u8::is_ascii_alphabetic)
+        b.iter().any(u8::is_ascii_digit)
+            && b.iter().any(u8::is_ascii_alphabetic)
+            && (!wallet || b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c)))
     };
-    let wallet_like = |m: &regex::bytes::Match<'_>| {
-        let b = m.as_bytes();
-        b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c))
-    };
-    for re in [&t.iban, &t.wallet] {
+    for (re, wallet) in [(&t.iban, false), (&t.wallet, true)] {
         if !digits {
             break;
         }
-        let wallet = std::ptr::eq(re, &t.wallet);
-        if let Some(m) = re
-            .find_iter(bytes)
-            .find(|m| used(m) && mixed(m) && (!wallet || wallet_like(m)))
-        {
+        if let Some(m) = re.find_iter(bytes).find(|m| used(m) && account(m, wallet)) {
             sen.add(Derived::Value as u8, &text(m));
             sen.add(Derived::Account as u8, &text(m));
         }
@@ -464,10 +458,16 @@ pub(super) fn derive(
         sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
     }
     // Tools: code-formatted or identifier-shaped names of another tool.
-    for caps in t
+    // A single bare word after a calling verb is a call only when it names
+    // one of the server's tools.
+    let calls = t
         .call
         .captures_iter(bytes)
-        .chain(t.bare_call.captures_iter(bytes))
+        .chain(t.bare_call.captures_iter(bytes));
+    let word_calls = t.bare_word_call.captures_iter(bytes);
+    for (caps, word) in calls
+        .map(|c| (c, false))
+        .chain(word_calls.map(|c| (c, true)))
     {
         let (Some(whole), Some(m)) = (caps.get(0), caps.get(1)) else {
             continue;
@@ -477,6 +477,7 @@ pub(super) fn derive(
             || ctx.is_param(&n)
             || field.item.is_some_and(|i| same_name(i, &n))
             || t.env_secret.is_match(n.as_bytes())
+            || (word && !ctx.is_own_tool(&n))
         {
             continue;
         }
@@ -485,16 +486,6 @@ pub(super) fn derive(
             own_tool(ctx, sen, &n);
         } else if t.known_tools.contains(&n) {
             sen.add(Derived::ToolKnown as u8, &n);
-        }
-    }
-    for caps in t.bare_word_call.captures_iter(bytes) {
-        let Some(m) = caps.get(1).filter(|m| live(m.start())) else {
-            continue;
-        };
-        let n = text(m);
-        if ctx.is_own_tool(&n) && field.item.is_none_or(|i| !same_name(i, &n)) {
-            sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
-            own_tool(ctx, sen, &n);
         }
     }
     for tok in identifiers(sentence) {

@@ -33,16 +33,14 @@ impl<'a> ItemCtx<'a> {
             "resource-template" => s.resource_templates.iter().find(|p| p.name == name),
             _ => None,
         });
-        let own_param = field
-            .path
-            .split(".properties.")
-            .nth(1)
+        let own_param = property_of(&field.path)
             .or_else(|| {
                 (field.item_kind == "prompt")
                     .then(|| field.path.split(".arguments.").nth(1))
                     .flatten()
+                    .map(|rest| rest.split('.').next().unwrap_or(rest))
             })
-            .map(|rest| rest.split('.').next().unwrap_or(rest).to_lowercase());
+            .map(str::to_lowercase);
         let (params, scalars, booleans) = Self::collect_params(item);
         ItemCtx {
             s,
@@ -437,4 +435,10 @@ pub(super) fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
         .chain(&s.resources)
         .chain(&s.resource_templates)
         .any(|i| i.name.eq_ignore_ascii_case(name))
+}
+
+/// The schema property a field's path lies under (`….properties.remote.description`: `remote`).
+pub(super) fn property_of(path: &str) -> Option<&str> {
+    let rest = path.split(".properties.").nth(1)?;
+    Some(rest.split('.').next().unwrap_or(rest))
 }

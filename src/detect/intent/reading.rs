@@ -133,8 +133,8 @@ impl Reading {
             let purpose_defensive = name_defensive || ctx_defensive();
             // A parameter's own text says what to send in it, whatever the
             // tool detects ("lint profile: the contents of ~/.git-credentials").
-            let param_text =
-                field.path.contains(".properties.") && field.path.ends_with(".description");
+            let param_text = super::item::property_of(&field.path).is_some()
+                && field.path.ends_with(".description");
             for r in sentences.iter().cloned() {
                 let inside =
                     |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
@@ -330,23 +330,25 @@ pub(super) fn nominal_hits(
         return;
     }
     let before = hits.len();
+    // The reading, and per verb put in: its span there and the noun's in
+    // `text`; buffers shared by the field's sentences.
+    let mut reading = String::new();
+    let mut put: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+    let mut words: Vec<(usize, &str)> = Vec::new();
     for r in sentences {
         let line = &text[r.clone()];
         if !line.contains(" of ") {
             continue;
         }
-        // The reading, and per verb put in: its span there and the noun's in `text`.
-        let mut reading = String::with_capacity(line.len());
-        let mut put: Vec<(Range<usize>, Range<usize>)> = Vec::new();
+        reading.clear();
+        put.clear();
         let mut copied = 0;
-        let words: Vec<(usize, &str)> = line
-            .split_inclusive(' ')
-            .scan(0, |at, w| {
-                let s = *at;
-                *at += w.len();
-                Some((s, w.trim_end()))
-            })
-            .collect();
+        words.clear();
+        words.extend(line.split_inclusive(' ').scan(0, |at, w| {
+            let s = *at;
+            *at += w.len();
+            Some((s, w.trim_end()))
+        }));
         let mut article: Option<usize> = None;
         let mut i = 0;
         while let Some(&(at, w)) = words.get(i) {
