@@ -2,7 +2,7 @@
 //! about (the purpose the data a sentence names is judged against), and the
 //! names of its server's tools.
 
-use super::reading::quote_spans;
+use super::reading::{property_of, quote_spans};
 use super::tables::{Tables, bit, find_gated, tables};
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
@@ -435,10 +435,4 @@ pub(super) fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
         .chain(&s.resources)
         .chain(&s.resource_templates)
         .any(|i| i.name.eq_ignore_ascii_case(name))
-}
-
-/// The schema property a field's path lies under (`….properties.remote.description`: `remote`).
-pub(super) fn property_of(path: &str) -> Option<&str> {
-    let rest = path.split(".properties.").nth(1)?;
-    Some(rest.split('.').next().unwrap_or(rest))
 }

@@ -133,8 +133,8 @@ impl Reading {
             let purpose_defensive = name_defensive || ctx_defensive();
             // A parameter's own text says what to send in it, whatever the
             // tool detects ("lint profile: the contents of ~/.git-credentials").
-            let param_text = super::item::property_of(&field.path).is_some()
-                && field.path.ends_with(".description");
+            let param_text =
+                property_of(&field.path).is_some() && field.path.ends_with(".description");
             for r in sentences.iter().cloned() {
                 let inside =
                     |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
@@ -606,4 +606,10 @@ pub(super) fn documented_param(line: &str) -> Option<&str> {
         after = r.split_once(')')?.1.trim_start();
     }
     (after.starts_with(':') || after.starts_with("- ") || after.starts_with("-- ")).then_some(name)
+}
+
+/// The schema property a field's path lies under (`….properties.remote.description`: `remote`).
+pub(super) fn property_of(path: &str) -> Option<&str> {
+    let rest = path.split(".properties.").nth(1)?;
+    Some(rest.split('.').next().unwrap_or(rest))
 }
