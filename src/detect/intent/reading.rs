@@ -69,9 +69,14 @@ impl Reading {
             .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
             .filter(|h| {
                 let before = text[..h.span.0 as usize].chars().next_back();
-                let after = text[h.span.1 as usize..].chars().next();
+                let mut rest = text[h.span.1 as usize..].chars();
+                let after = rest.next();
+                // A full stop ends the sentence ("the red flags."); a dot
+                // followed by a letter continues a host name.
+                let dotted = after == Some('.') && rest.next().is_some_and(char::is_alphanumeric);
                 !matches!(before, Some('/' | '@' | '.' | '_'))
-                    && !matches!(after, Some('@' | '/' | '.' | '_'))
+                    && !matches!(after, Some('@' | '/' | '_'))
+                    && !dotted
             })
             .count();
         let mut mentions = Vec::new();
