@@ -430,7 +430,7 @@ pub fn analyse(
         // A defaults block or sample call in the text that sets a parameter
         // of this tool deciding where things go to an outside address.
         if let Some((p, v)) = assignment(sentence)
-            && (sentence.contains('@') || sentence.contains("://"))
+            && (sentence.contains('@') || sentence.contains("://") || sentence.contains('+'))
             && ctx.is_param(p)
             && outside_preset(field.item, p, v)
         {

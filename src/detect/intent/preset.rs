@@ -50,6 +50,13 @@ pub(super) fn outside_preset(item: Option<&str>, param: &str, text: &str) -> boo
         .to_lowercase();
     let email = text.contains('@') && t.email.is_match(text.as_bytes());
     let url = text.contains("://") && t.url.is_match(text.as_bytes());
+    // A phone number has no host to tell an insider by: any fixed one in a
+    // slot that decides who is notified is a party the user never chose.
+    let phone = !email && !url && text.contains('+') && t.phone.is_match(text.as_bytes());
+    if phone {
+        return t.preset_dest.is_match(snake.as_bytes())
+            && !t.preset_identity.is_match(snake.as_bytes());
+    }
     if !email && !url {
         return false;
     }
@@ -99,10 +106,12 @@ pub(super) fn outsider(t: &Tables, h: &str) -> bool {
 /// `name: what it is` is not an assignment.
 pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
     let (name, _, value) = line_key(line)?;
-    let value = value.trim().trim_end_matches(',').trim();
+    let value = value.trim().trim_end_matches([',', ';']).trim();
     let quoted = value.len() >= 2
         && (value.starts_with('"') && value.ends_with('"')
-            || value.starts_with('\'') && value.ends_with('\''));
+            || value.starts_with('\'') && value.ends_with('\'')
+            // A list: `notify = [guest's number, '+1 202 555 0178']`.
+            || value.starts_with('[') && value.ends_with(']'));
     let name = name.rsplit('.').next().unwrap_or(name);
     (name.len() >= 2 && !value.is_empty() && (quoted || !value.contains(char::is_whitespace)))
         .then_some((name, value))
@@ -210,6 +219,12 @@ pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
         .then_some(key)
 }
 
+/// Labels that state a rule rather than name a setting.
+const CONTRACT_LABELS: &[&str] = &[
+    "requires", "ensures", "invariant", "pre", "post", "precondition", "postcondition",
+    "guarantee", "guarantees", "rule", "then", "when", "do", "always", "default", "defaults",
+];
+
 /// The key opening a line (after a `- ` or `* ` bullet; quoted or not:
 /// `"webhook": …`, `reply_to = …`), whether it was quoted, and what follows
 /// its `:` or `=`. One reading for sample calls, defaults blocks and
@@ -228,5 +243,13 @@ fn line_key(line: &str) -> Option<(&str, bool, &str)> {
         .trim_start_matches(['"', '\'', '`'])
         .trim_start()
         .strip_prefix([':', '='])?;
+    // A contract or rule label before the line it states
+    // (`requires: notify = …`, `then: cc = …`): the line is what it sets.
+    if CONTRACT_LABELS.contains(&key.to_ascii_lowercase().as_str())
+        && let Some(inner) = line_key(value)
+        && !CONTRACT_LABELS.contains(&inner.0.to_ascii_lowercase().as_str())
+    {
+        return Some(inner);
+    }
     Some((key, bare.len() < rest.len(), value))
 }

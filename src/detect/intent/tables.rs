@@ -450,6 +450,10 @@ pub fn tables() -> &'static Tables {
                 | sig("trigger")
                 | sig("loop")
                 | sig("ask_user")
+                // What the user is told, narrowed: the other half of a
+                // redirection written as a setting (`notify = [.., '+1 …']`).
+                | sig("report_to_user")
+                | sig("narrow_reply")
                 | sig("bulk")
                 | sig("suppress")
                 | sig("secret")
