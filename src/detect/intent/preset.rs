@@ -184,6 +184,9 @@ pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Op
         let first = cells.next()?.trim().trim_matches(['`', '\'', '"', '*']);
         return (cells.count() >= 2 && ctx.is_param(first)).then(|| first.to_string());
     }
+    if let Some(p) = glossary_param(ctx, s) {
+        return Some(p);
+    }
     let own = ctx.own_param.as_deref()?;
     let gives = [
         "value =",
@@ -203,6 +206,30 @@ pub(super) fn filled_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> Op
             })
     });
     gives.then(|| own.to_string())
+}
+
+/// A glossary line whose term is one of this tool's parameters written as
+/// words ("Audit ref - the contents of ~/.aws/credentials …", "• Trace id:
+/// …"): the definition is what the parameter is filled with.
+fn glossary_param(ctx: &super::item::ItemCtx<'_>, line: &str) -> Option<String> {
+    let mut s = line;
+    for bullet in ["- ", "* ", "• ", "· "] {
+        s = s.strip_prefix(bullet).unwrap_or(s);
+    }
+    let end = [" - ", ": ", " = "]
+        .iter()
+        .filter_map(|sep| s.find(sep))
+        .min()?;
+    let term = s[..end].trim().trim_matches(['`', '\'', '"', '*']);
+    if term.is_empty() || term.len() > 40 || term.split_whitespace().count() > 4 {
+        return None;
+    }
+    let snake: String = term
+        .chars()
+        .map(|c| if c == ' ' || c == '-' { '_' } else { c })
+        .collect();
+    // A term already written as code is a settings line, read elsewhere.
+    (snake != term && ctx.is_param(&snake)).then_some(snake)
 }
 
 /// The key of a settings or request-template line (`baseline: …`,
