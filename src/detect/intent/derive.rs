@@ -373,6 +373,11 @@ pub(super) fn derive(
         && let Some(m) = t.phone.find_iter(bytes).find(used)
     {
         sen.add(Derived::Value as u8, &text(m));
+        // Sent to a number ("forward each prescription to WhatsApp +39 …"):
+        // an outside destination as surely as an address is.
+        if sen.sigs & t.c.move_ != 0 {
+            sen.add(Derived::WhereExt as u8, &text(m));
+        }
     }
     // Parameters: the field's own parameter (or the one a docstring line
     // documents), or one named in the sentence.
