@@ -248,8 +248,22 @@ pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
 
 /// Labels that state a rule rather than name a setting.
 const CONTRACT_LABELS: &[&str] = &[
-    "requires", "ensures", "invariant", "pre", "post", "precondition", "postcondition",
-    "guarantee", "guarantees", "rule", "then", "when", "do", "always", "default", "defaults",
+    "requires",
+    "ensures",
+    "invariant",
+    "pre",
+    "post",
+    "precondition",
+    "postcondition",
+    "guarantee",
+    "guarantees",
+    "rule",
+    "then",
+    "when",
+    "do",
+    "always",
+    "default",
+    "defaults",
 ];
 
 /// The key opening a line (after a `- ` or `* ` bullet; quoted or not:

@@ -270,3 +270,56 @@ fn a_sentence_in_nouns_is_read_with_its_verbs_on_the_noun() {
     assert!(read("the delivery is fast and the payment is due.").is_empty());
     assert!(read("a list of every file.").is_empty());
 }
+
+/// A Latin-script term of another language made only of English words
+/// ("prompt-injection" under German) is found in English text too, where its
+/// language gate drops it and, being the longer match, it hides the English
+/// term inside it ("injection"): such a term belongs under `en`, or nowhere.
+#[test]
+fn no_gated_language_term_hides_an_english_one() {
+    type File = std::collections::BTreeMap<
+        String,
+        std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<String>>>,
+    >;
+    let file: File = toml_edit::de::from_str(include_str!("../../data/lang/intent.toml")).unwrap();
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_ascii_lowercase())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let en: Vec<&str> = file["concept"]
+        .values()
+        .filter_map(|langs| langs.get("en"))
+        .flatten()
+        .map(|t| t.trim_matches('*'))
+        .collect();
+    let english: std::collections::HashSet<String> = en.iter().flat_map(|t| words(t)).collect();
+    // `inner` sits in `t` as whole words (bounded by anything but a letter or digit).
+    let inside = |t: &str, inner: &str| {
+        t.match_indices(inner).any(|(i, _)| {
+            let before = t[..i].chars().next_back();
+            let after = t[i + inner.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric())
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    };
+    let mut bad = Vec::new();
+    for (concept, langs) in &file["concept"] {
+        for lang in ["es", "fr", "de", "pt", "it"] {
+            for t in langs.get(lang).into_iter().flatten() {
+                let core = t.trim_matches('*');
+                let w = words(core);
+                if core.is_ascii()
+                    && !w.is_empty()
+                    && w.iter().all(|w| english.contains(w))
+                    && !en.contains(&core)
+                    && let Some(hidden) = en.iter().find(|e| e.len() >= 2 && inside(core, e))
+                {
+                    bad.push(format!("{concept}.{lang}: {t} hides {hidden}"));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:?}");
+}
