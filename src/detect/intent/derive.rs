@@ -441,7 +441,7 @@ pub(super) fn derive(
         if !live(caps.get(0).map_or(0, |m| m.start())) {
             continue;
         }
-        let name = (1..=4)
+        let name = (1..caps.len())
             .find_map(|i| caps.get(i))
             .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
         match name {

@@ -454,6 +454,8 @@ pub fn tables() -> &'static Tables {
                 // redirection written as a setting (`notify = [.., '+1 …']`).
                 | sig("report_to_user")
                 | sig("narrow_reply")
+                // The model spoken to ("Recipients (model: put … on this list)").
+                | sig("addressee")
                 | sig("bulk")
                 | sig("suppress")
                 | sig("secret")
@@ -621,7 +623,7 @@ pub fn tables() -> &'static Tables {
             quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b[^:']{0,24}:)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field",
             // and an identifier sent to after a verb of sending ("send … to billing_sync").
-            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:send|sends|forward|forwards|post|posts|pass|passes|deliver|delivers|upload|uploads|share|shares|push|pushes|submit|submits)\b[^.;]{0,60}?\bto\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
+            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:send|sends|forward|forwards|post|posts|pass|passes|deliver|delivers|upload|uploads|share|shares|push|pushes|submit|submits)\b[^.;]{0,60}?\bto\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\b(?:a|an|the|new|extra)\s+(?:key|field|property|attribute|entry)\s+'?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)'?|\bset\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b[^.;]{0,30}?\bto\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
             // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
             call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
             // Assigning a slot a value: "set it to", "fill the filter with".
