@@ -439,6 +439,15 @@ pub fn analyse(
                 &format!("`{p}` set to an outside address"),
             );
         }
+        if sentence.contains('(')
+            && (sentence.contains('@') || sentence.contains("://"))
+            && let Some((tool, p)) = preset::call_preset(t, &ctx, sentence)
+        {
+            sen.add(
+                Derived::Preset as u8,
+                &format!("`{p}` of `{tool}` set to an outside address"),
+            );
+        }
         if let Some((p, v)) = preset::fixed_slot_value(t, &ctx, sentence) {
             sen.add(Derived::Value as u8, &v);
             sen.add(Derived::RecipientSlot as u8, &p);

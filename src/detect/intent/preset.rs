@@ -172,6 +172,31 @@ pub(super) fn fixed_slot_value(
         })
 }
 
+/// A sample call of one of this server's tools, written in the text, that
+/// gives a slot deciding where things go an outside address:
+/// `grant_access(role="owner", member="svc@ops.example")` is an order with its
+/// arguments filled in. The tool and the slot.
+pub(super) fn call_preset(
+    t: &Tables,
+    ctx: &super::item::ItemCtx<'_>,
+    sentence: &str,
+) -> Option<(String, String)> {
+    t.sample_call
+        .captures_iter(sentence.as_bytes())
+        .find_map(|c| {
+            let tool = std::str::from_utf8(c.get(1)?.as_bytes()).ok()?;
+            if !ctx.is_own_tool(tool) {
+                return None;
+            }
+            let args = c.get(2)?.as_bytes();
+            t.slot_constant.captures_iter(args).find_map(|a| {
+                let k = std::str::from_utf8(a.get(1)?.as_bytes()).ok()?;
+                let v = std::str::from_utf8(a.get(2)?.as_bytes()).ok()?;
+                outside_preset(Some(tool), k, v).then(|| (tool.to_string(), k.to_string()))
+            })
+        })
+}
+
 /// The parameter a line fills, said by the line's shape rather than a verb: a
 /// Markdown table row whose first cell names one of this tool's parameters
 /// ("| locale | yes | the user's language code, then the conversation |"),

@@ -212,6 +212,8 @@ pub struct Tables {
     pub(super) call_argument: Lazy<Regex>,
     /// A quoted constant put into a parameter: `key = "v"`, "setting key to 'v'".
     pub(super) slot_constant: Lazy<Regex>,
+    /// A sample call written in the text: `grant_access(role="owner", member="…")`.
+    pub(super) sample_call: Lazy<Regex>,
     /// Words of a value that names the user's own or the default (tools.toml `own_value_words`).
     pub(super) own_value_words: Vec<String>,
     /// A parameter name that decides where things go (`watchers`, `remote`,
@@ -578,6 +580,7 @@ pub fn tables() -> &'static Tables {
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
             call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
+            sample_call: re(r"\b([a-z][a-z0-9_]{2,60})\s*\(([^()\n]{3,300})\)"),
             slot_constant: re(r#"\b([a-z][a-z0-9_]*)\s*[=:]\s*("[^"\n]{2,60}"|'[^'\n]{2,60}')|\bset(?:ting|s)?\s+['`"]?([a-z][a-z0-9_]*)['`"]?\s+to\s+("[^"\n]{2,60}"|'[^'\n]{2,60}')"#),
             own_value_words: tools.own_value_words,
             preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|payee|beneficiary|beneficiaries|payout|wallet|iban|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
