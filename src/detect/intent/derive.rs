@@ -486,6 +486,16 @@ pub(super) fn derive(
         {
             continue;
         }
+        // In a parameter's own text, "use 'xr-relay-1'" names no tool: it is
+        // the value the parameter is to hold.
+        if ctx.own_param.is_some()
+            && !ctx.is_own_tool(&n)
+            && !t.known_tools.contains(&n)
+            && whole.as_bytes().starts_with(b"use")
+        {
+            sen.add(Derived::Value as u8, &n);
+            continue;
+        }
         sen.add(Derived::ToolCall as u8, &format!("calls `{n}`"));
         if ctx.is_own_tool(&n) {
             own_tool(ctx, sen, &n);
