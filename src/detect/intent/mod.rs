@@ -239,9 +239,22 @@ pub fn analyse(
             let rest = &text[h.span.1 as usize..];
             rest.starts_with("され") || rest.starts_with('の')
         };
-        let prohibition = own
-            .iter()
-            .find(|h| bit(h.concept as u8) & t.c.prohibit != 0 && !attributive(h) || asks_to(h));
+        // "Even if the user never picks it, …" states a condition: its
+        // "never" forbids nothing.
+        let conditional = |h: &lang::Hit| {
+            let before = &text[range.start..h.span.0 as usize];
+            let clause = before
+                .rfind([',', ';', ':'])
+                .map_or(before, |i| &before[i + 1..]);
+            let clause = format!(" {} ", clause.trim_start());
+            [" if ", " unless ", " whether ", " even when "]
+                .iter()
+                .any(|w| clause.contains(w))
+        };
+        let prohibition = own.iter().find(|h| {
+            bit(h.concept as u8) & t.c.prohibit != 0 && !attributive(h) && !conditional(h)
+                || asks_to(h)
+        });
         let negated_from = prohibition.map(|h| h.span.1 as usize);
         let negated_back = prohibition
             .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
