@@ -176,12 +176,13 @@ enum First {
 }
 
 /// Text read through the NFA before the DFA is built (both find the same
-/// hits in the same order, so the switch never changes a result). The DFAs
-/// together cost ~100 ms of CPU and ~75 MB: at 512 KiB a 2,000-tool scan
-/// (2.9 MB) built them and ran 0.40 s / 130 MB against 0.24 s / 57 MB
-/// without; at 10,000 tools (14 MB) the two were level. Past a few megabytes
-/// the DFA's speed per byte (2–3× the NFA's) pays for it.
-const DFA_AFTER_BYTES: usize = 4 * 1024 * 1024;
+/// hits in the same order, so the switch never changes a result). With the
+/// multilingual lexicons (20,000 terms, many of them multi-byte) the DFA
+/// grew past its gain: at 4 MiB a 10,000-tool scan (14.6 MB) ran 1.54 s /
+/// 326 MB and a 1,000-server session 3.54 s / 587 MB, against 1.27 s /
+/// 153 MB and 3.17 s / 402 MB with the NFA alone. Only a long-running
+/// process reading far more text still builds it.
+const DFA_AFTER_BYTES: usize = 64 * 1024 * 1024;
 
 /// One overlapping-search automaton of the literals.
 fn automaton(
