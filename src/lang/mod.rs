@@ -7,12 +7,15 @@
 //!
 //! Matching is one Aho–Corasick pass over the normalised text (linear in its
 //! length, whatever the lexicon size), followed by a word-boundary check per
-//! hit; scripts written without spaces (Han, kana, Hangul, Thai) match as
-//! substrings.
+//! hit (`words.rs`); scripts written without spaces (Han, kana, Hangul, Thai)
+//! match as substrings. A built-in lexicon's term records are read from the
+//! binary when the automaton first matches their literal (`terms.rs`), so
+//! start-up costs nothing per term.
 
 mod normalize;
 mod terms;
 pub(crate) mod trie;
+mod words;
 
 pub use normalize::{Normalized, normalize};
 
@@ -162,6 +165,9 @@ pub struct Lexicon {
     /// lexicons (no start-up cost), else an NFA built at once (cheap to build,
     /// slower to run).
     nfa: First,
+    /// A built-in lexicon's records, read when the automaton matches their
+    /// literal (`terms`, `concepts` and `literals` stay empty).
+    index: Option<terms::Index<'static>>,
     /// Built once [`DFA_AFTER_BYTES`] of text have been read through the NFA:
     /// several times faster per byte, but building it costs more than a small
     /// scan's whole run (tens of milliseconds and megabytes of zeroed table).
@@ -238,6 +244,7 @@ impl Terms {
             concepts: self.concepts,
             literals: self.literals,
             nfa,
+            index: None,
             dfa: crate::lazy::LateDfa::new(DFA_AFTER_BYTES),
         }
     }
@@ -300,26 +307,27 @@ impl Lexicon {
     /// that is read in place instead of built (a unit test checks both).
     pub fn from_compiled(bytes: &'static [u8]) -> Result<Lexicon, LexiconError> {
         let bad = || LexiconError::Build("compiled lexicon is malformed".into());
-        let (names, reads, concepts, automaton) = terms::decode(bytes).ok_or_else(bad)?;
-        if names.len() > usize::from(ConceptId::MAX)
-            || concepts.iter().any(|&(c, _)| usize::from(c) >= names.len())
-        {
+        let index = terms::Index::new(bytes).ok_or_else(bad)?;
+        if index.names.len() > usize::from(ConceptId::MAX) {
             return Err(bad());
         }
-        let nfa = trie::Nfa::new(automaton).ok_or_else(bad)?;
-        if nfa.patterns() != reads.len() {
+        let nfa = trie::Nfa::new(index.automaton).ok_or_else(bad)?;
+        if nfa.patterns() != index.len() {
             return Err(bad());
         }
-        let mut t = Terms::default();
-        for r in reads {
-            t.push(
-                r.lit,
-                [r.start_bound, r.end_bound, r.stem],
-                r.tail,
-                &concepts[r.concepts],
-            );
+        let mut lex = Terms::default().lexicon(index.names.clone(), First::Static(Box::new(nfa)));
+        lex.index = Some(index);
+        Ok(lex)
+    }
+
+    /// Every literal, in pattern order (a built-in lexicon's read from its records).
+    fn all_literals(&self) -> Cow<'_, [Cow<'static, str>]> {
+        match &self.index {
+            Some(ix) => (0..ix.len())
+                .map(|i| Cow::Borrowed(ix.record(i).map_or("", |r| r.lit)))
+                .collect(),
+            None => Cow::Borrowed(&self.literals),
         }
-        Ok(t.lexicon(names, First::Static(Box::new(nfa))))
     }
 
     /// The automaton for a text of `len` bytes: the NFA until enough text was
@@ -327,7 +335,7 @@ impl Lexicon {
     fn automaton(&self, len: usize) -> Searcher<'_> {
         self.dfa
             .get(len, || {
-                automaton(&self.literals, aho_corasick::AhoCorasickKind::DFA).ok()
+                automaton(&self.all_literals(), aho_corasick::AhoCorasickKind::DFA).ok()
             })
             .map_or_else(|| self.first(), Searcher::Ac)
     }
@@ -397,40 +405,50 @@ impl Lexicon {
 
     /// One match of literal `pattern` at `s..e`: its hits, when it sits as its term requires.
     fn hit(&self, text: &str, pattern: usize, s: usize, e: usize, out: &mut Vec<Hit>) {
-        let mut e = e;
-        {
-            let Some(term) = self.terms.get(pattern) else {
+        if let Some(ix) = &self.index {
+            let Some(mut r) = ix.record(pattern) else {
                 return;
             };
-            // A static automaton's match always ends on a literal's last byte.
-            if !text.is_char_boundary(s) || !text.is_char_boundary(e) {
-                return;
-            }
-            if term.start_bound && !boundary_before(text, s) {
-                return;
-            }
-            if term.end_bound && !boundary_after(text, e) {
-                return;
-            }
-            if term.stem {
-                e = word_end(text, e);
-            }
-            if !term.tail.is_empty() {
-                match follow(text, e, &term.tail) {
-                    Some(end) => e = end,
-                    None => return,
-                }
-            }
-            for &(concept, lang) in
-                &self.concepts[term.concepts.start as usize..term.concepts.end as usize]
-            {
-                out.push(Hit {
-                    concept,
-                    lang,
-                    span: (s as u32, e as u32),
+            let flags = [r.start_bound, r.end_bound, r.stem];
+            let tail = std::mem::take(&mut r.tail);
+            let n = self.names.len();
+            let concepts = r
+                .concepts()
+                .filter(|&(c, _)| usize::from(c) < n)
+                .map(|(c, l)| {
+                    (
+                        c,
+                        Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any),
+                    )
                 });
-            }
+            place(text, (s, e), flags, &tail, concepts, out);
+        } else if let Some(term) = self.terms.get(pattern) {
+            let c = &self.concepts[term.concepts.start as usize..term.concepts.end as usize];
+            let flags = [term.start_bound, term.end_bound, term.stem];
+            place(text, (s, e), flags, &term.tail, c.iter().copied(), out);
         }
+    }
+}
+
+/// The hits of one literal matched at `s..e`, when it sits as its term
+/// requires ([`words::sits`]).
+fn place<S: AsRef<str>>(
+    text: &str,
+    (s, e): (usize, usize),
+    flags: [bool; 3],
+    tail: &[(S, bool)],
+    concepts: impl Iterator<Item = (ConceptId, Lang)>,
+    out: &mut Vec<Hit>,
+) {
+    let Some(e) = words::sits(text, (s, e), flags, tail) else {
+        return;
+    };
+    for (concept, lang) in concepts {
+        out.push(Hit {
+            concept,
+            lang,
+            span: (s as u32, e as u32),
+        });
     }
 }
 
@@ -472,28 +490,6 @@ fn drop_nested(hits: &mut Vec<Hit>) {
     });
 }
 
-fn word_end(text: &str, from: usize) -> usize {
-    from + text[from..]
-        .char_indices()
-        .find(|&(_, c)| !is_word(c))
-        .map_or(text.len() - from, |(i, _)| i)
-}
-
-/// The end of `tail` when its words follow `at` one space apart.
-fn follow(text: &str, mut at: usize, tail: &[(Cow<'static, str>, bool)]) -> Option<usize> {
-    for (word, stem) in tail {
-        let rest = text[at..].strip_prefix(' ')?;
-        let rest = rest.strip_prefix(word.as_ref())?;
-        at = text.len() - rest.len();
-        if *stem {
-            at = word_end(text, at);
-        } else if !boundary_after(text, at) {
-            return None;
-        }
-    }
-    Some(at)
-}
-
 /// Scripts written without spaces between words: their terms match anywhere.
 pub fn spaceless(c: char) -> bool {
     use unicode_script::{Script, UnicodeScript};
@@ -508,24 +504,6 @@ pub fn spaceless(c: char) -> bool {
             | Script::Khmer
             | Script::Myanmar
     )
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || is_mark(c)
-}
-
-/// Combining marks continue a word (Devanagari vowel signs, Arabic harakat).
-fn is_mark(c: char) -> bool {
-    matches!(c as u32, 0x0300..=0x036F | 0x0610..=0x061A | 0x064B..=0x065F | 0x0670
-        | 0x06D6..=0x06ED | 0x0900..=0x0903 | 0x093A..=0x094F | 0x0951..=0x0957 | 0x0962..=0x0963)
-}
-
-fn boundary_before(text: &str, at: usize) -> bool {
-    text[..at].chars().next_back().is_none_or(|c| !is_word(c))
-}
-
-fn boundary_after(text: &str, at: usize) -> bool {
-    text[at..].chars().next().is_none_or(|c| !is_word(c))
 }
 
 /// Sentence (clause) ranges of a normalised text: split at sentence ends
@@ -743,8 +721,26 @@ mod tests {
             let a = Lexicon::from_toml(toml).unwrap();
             let b = Lexicon::from_compiled(compiled).unwrap();
             assert_eq!(a.names, b.names);
-            assert_eq!(a.literals, b.literals);
-            assert_eq!(format!("{:?}", a.terms), format!("{:?}", b.terms));
+            assert_eq!(a.literals[..], *b.all_literals());
+            // Every record, read where the automaton would read it, is its term.
+            let ix = b.index.as_ref().unwrap();
+            assert_eq!(ix.len(), a.terms.len());
+            for (i, t) in a.terms.iter().enumerate() {
+                let r = ix.record(i).unwrap();
+                assert_eq!(
+                    (t.start_bound, t.end_bound, t.stem),
+                    (r.start_bound, r.end_bound, r.stem)
+                );
+                let tail: Vec<(&str, bool)> =
+                    t.tail.iter().map(|(w, s)| (w.as_ref(), *s)).collect();
+                assert_eq!(tail, r.tail);
+                let lang = |l: u8| Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any);
+                let got: Vec<(ConceptId, Lang)> = r.concepts().map(|(c, l)| (c, lang(l))).collect();
+                assert_eq!(
+                    a.concepts[t.concepts.start as usize..t.concepts.end as usize],
+                    got[..]
+                );
+            }
             // Every literal, and all of them run together, as one text.
             let all = a.literals.join(" ");
             let First::Nfa(ac) = &a.nfa else {
@@ -753,7 +749,6 @@ mod tests {
             let First::Static(st) = &b.nfa else {
                 panic!("from_compiled reads the static automaton")
             };
-            assert_eq!(a.concepts, b.concepts);
             for t in a.literals.iter().map(|l| l.as_ref()).chain([all.as_str()]) {
                 let x: Vec<(usize, usize, usize)> = ac
                     .find_overlapping_iter(t)

@@ -101,38 +101,44 @@ pub fn compile<'a>(
     Ok(specs)
 }
 
-/// A compiled lexicon: concept names, specs and the automaton of the specs'
-/// literals ([`super::trie`]), as bytes (little-endian u32 fields).
+/// A compiled lexicon: concept names, a table of where each spec's record
+/// starts, the automaton of the specs' literals ([`super::trie`]) and the
+/// records, as bytes (little-endian u32 fields). The table lets a record be
+/// read when the automaton first matches its literal, so start-up reads
+/// none of them.
 #[allow(dead_code)]
 pub fn encode(names: &[String], specs: &[Spec], automaton: &[u8]) -> Vec<u8> {
-    let mut w = Writer(b"MTCLEX01".to_vec());
+    let mut w = Writer(b"MTCLEX02".to_vec());
     w.num(names.len());
     for n in names {
         w.bytes(n.as_bytes());
     }
-    w.num(specs.len());
+    let mut records = Writer(Vec::new());
+    let mut offsets = Writer(Vec::new());
     for s in specs {
-        w.bytes(s.lit.as_bytes());
-        w.num(
+        offsets.num(records.0.len());
+        records.bytes(s.lit.as_bytes());
+        records.num(
             usize::from(s.start_bound) | usize::from(s.end_bound) << 1 | usize::from(s.stem) << 2,
         );
-        w.num(s.tail.len());
+        records.num(s.tail.len());
         for (word, stem) in &s.tail {
-            w.bytes(word.as_bytes());
-            w.num(usize::from(*stem));
+            records.bytes(word.as_bytes());
+            records.num(usize::from(*stem));
         }
-        w.num(s.concepts.len());
+        records.num(s.concepts.len());
         for &(c, l) in &s.concepts {
-            w.num(usize::from(c));
-            w.num(usize::from(l));
+            records.num(usize::from(c));
+            records.num(usize::from(l));
         }
     }
+    w.bytes(&offsets.0);
     w.bytes(automaton);
+    w.bytes(&records.0);
     w.0
 }
 
-/// One literal as [`decode`] reads it, borrowing the compiled bytes: no
-/// allocation per term (the built-in lexicons hold thousands).
+/// One literal as [`Index::record`] reads it, borrowing the compiled bytes.
 #[allow(dead_code)]
 pub struct Read<'a> {
     pub lit: &'a str,
@@ -140,27 +146,69 @@ pub struct Read<'a> {
     pub end_bound: bool,
     pub stem: bool,
     pub tail: Vec<(&'a str, bool)>,
-    /// Its `(concept id, language index)` pairs: a range of [`decode`]'s flat list.
-    pub concepts: std::ops::Range<usize>,
+    /// Its `(concept id, language index)` pairs, still encoded.
+    concepts: Reader<'a>,
+    count: usize,
 }
 
-/// Read [`encode`]'s output: names, literals, every literal's concepts as one
-/// flat list, and the automaton's bytes.
-#[allow(dead_code, clippy::type_complexity)]
-pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Read<'_>>, Vec<(u16, u8)>, &[u8])> {
-    let mut r = Reader::new(b);
-    if r.take(8)? != b"MTCLEX01" {
-        return None;
+#[allow(dead_code)]
+impl<'a> Read<'a> {
+    /// Its `(concept id, language index)` pairs (`None` ends a malformed list).
+    pub fn concepts(mut self) -> impl Iterator<Item = (u16, u8)> + 'a {
+        (0..self.count).map_while(move |_| {
+            let c = u16::try_from(self.concepts.num()?).ok()?;
+            let l = u8::try_from(self.concepts.num()?).ok()?;
+            Some((c, l))
+        })
     }
-    let n = r.num()?;
-    let mut names = Vec::with_capacity(n.min(1 << 16));
-    for _ in 0..n {
-        names.push(text(&mut r)?.to_string());
+}
+
+/// [`encode`]'s output as read at start-up: the names, the automaton's bytes
+/// and where each record is, with no record read.
+#[allow(dead_code)]
+pub struct Index<'a> {
+    pub names: Vec<String>,
+    pub automaton: &'a [u8],
+    offsets: &'a [u8],
+    records: &'a [u8],
+}
+
+#[allow(dead_code)]
+impl<'a> Index<'a> {
+    pub fn new(b: &'a [u8]) -> Option<Index<'a>> {
+        let mut r = Reader::new(b);
+        if r.take(8)? != b"MTCLEX02" {
+            return None;
+        }
+        let n = r.num()?;
+        let mut names = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            names.push(text(&mut r)?.to_string());
+        }
+        let offsets = r.bytes()?;
+        let automaton = r.bytes()?;
+        let records = r.bytes()?;
+        (offsets.len() % 4 == 0).then_some(Index {
+            names,
+            automaton,
+            offsets,
+            records,
+        })
     }
-    let n = r.num()?;
-    let mut reads = Vec::with_capacity(n.min(1 << 20));
-    let mut concepts = Vec::with_capacity(n.min(1 << 20));
-    for _ in 0..n {
+
+    /// How many literals (records) there are.
+    pub fn len(&self) -> usize {
+        self.offsets.len() / 4
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Literal `i`'s record (`None`: out of range or malformed).
+    pub fn record(&self, i: usize) -> Option<Read<'a>> {
+        let at = Reader::new(self.offsets.get(i.checked_mul(4)?..)?).num()?;
+        let mut r = Reader::new(self.records.get(at..)?);
         let lit = text(&mut r)?;
         let flags = r.num()?;
         let nt = r.num()?;
@@ -169,24 +217,17 @@ pub fn decode(b: &[u8]) -> Option<(Vec<String>, Vec<Read<'_>>, Vec<(u16, u8)>, &
             let w = text(&mut r)?;
             tail.push((w, r.num()? != 0));
         }
-        let nc = r.num()?;
-        let first = concepts.len();
-        for _ in 0..nc {
-            let c = u16::try_from(r.num()?).ok()?;
-            let l = u8::try_from(r.num()?).ok()?;
-            concepts.push((c, l));
-        }
-        reads.push(Read {
+        let count = r.num()?;
+        Some(Read {
             lit,
             start_bound: flags & 1 != 0,
             end_bound: flags & 2 != 0,
             stem: flags & 4 != 0,
             tail,
-            concepts: first..concepts.len(),
-        });
+            concepts: r,
+            count,
+        })
     }
-    let automaton = r.bytes()?;
-    Some((names, reads, concepts, automaton))
 }
 
 /// A length-prefixed UTF-8 string.
