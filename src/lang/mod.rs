@@ -79,6 +79,11 @@ impl Lang {
         Lang::Ar,
     ];
 
+    /// The language at index `l` of [`Lang::ALL`], as compiled lexicons store it.
+    pub fn at(l: u8) -> Lang {
+        Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Lang::Any => "any",
@@ -122,9 +127,10 @@ pub enum LexiconError {
     Build(String),
 }
 
+/// A lexicon file: concept → language → terms.
 #[derive(Deserialize)]
-struct File {
-    concept: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+pub(crate) struct File {
+    pub(crate) concept: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 /// How one literal of the automaton must sit in the text.
@@ -221,12 +227,8 @@ impl Terms {
         concepts: &[(u16, u8)],
     ) {
         let first = self.concepts.len() as u32;
-        self.concepts.extend(concepts.iter().map(|&(c, l)| {
-            (
-                c,
-                Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any),
-            )
-        }));
+        self.concepts
+            .extend(concepts.iter().map(|&(c, l)| (c, Lang::at(l))));
         self.terms.push(Term {
             concepts: first..self.concepts.len() as u32,
             start_bound,
@@ -406,37 +408,33 @@ impl Lexicon {
     /// One match of literal `pattern` at `s..e`: its hits, when it sits as its term requires.
     fn hit(&self, text: &str, pattern: usize, s: usize, e: usize, out: &mut Vec<Hit>) {
         if let Some(ix) = &self.index {
-            let Some(mut r) = ix.record(pattern) else {
+            let Some(r) = ix.record(pattern) else {
                 return;
             };
             let flags = [r.start_bound, r.end_bound, r.stem];
-            let tail = std::mem::take(&mut r.tail);
             let n = self.names.len();
+            let tail = r.tail();
             let concepts = r
                 .concepts()
                 .filter(|&(c, _)| usize::from(c) < n)
-                .map(|(c, l)| {
-                    (
-                        c,
-                        Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any),
-                    )
-                });
-            place(text, (s, e), flags, &tail, concepts, out);
+                .map(|(c, l)| (c, Lang::at(l)));
+            place(text, (s, e), flags, tail, concepts, out);
         } else if let Some(term) = self.terms.get(pattern) {
             let c = &self.concepts[term.concepts.start as usize..term.concepts.end as usize];
             let flags = [term.start_bound, term.end_bound, term.stem];
-            place(text, (s, e), flags, &term.tail, c.iter().copied(), out);
+            let tail = term.tail.iter().map(|(w, st)| (w.as_ref(), *st));
+            place(text, (s, e), flags, tail, c.iter().copied(), out);
         }
     }
 }
 
 /// The hits of one literal matched at `s..e`, when it sits as its term
 /// requires ([`words::sits`]).
-fn place<S: AsRef<str>>(
+fn place<'t>(
     text: &str,
     (s, e): (usize, usize),
     flags: [bool; 3],
-    tail: &[(S, bool)],
+    tail: impl Iterator<Item = (&'t str, bool)>,
     concepts: impl Iterator<Item = (ConceptId, Lang)>,
     out: &mut Vec<Hit>,
 ) {
@@ -733,9 +731,9 @@ mod tests {
                 );
                 let tail: Vec<(&str, bool)> =
                     t.tail.iter().map(|(w, s)| (w.as_ref(), *s)).collect();
-                assert_eq!(tail, r.tail);
-                let lang = |l: u8| Lang::ALL.get(usize::from(l)).copied().unwrap_or(Lang::Any);
-                let got: Vec<(ConceptId, Lang)> = r.concepts().map(|(c, l)| (c, lang(l))).collect();
+                assert_eq!(tail, r.tail().collect::<Vec<_>>());
+                let got: Vec<(ConceptId, Lang)> =
+                    r.concepts().map(|(c, l)| (c, Lang::at(l))).collect();
                 assert_eq!(
                     a.concepts[t.concepts.start as usize..t.concepts.end as usize],
                     got[..]

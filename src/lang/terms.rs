@@ -145,7 +145,9 @@ pub struct Read<'a> {
     pub start_bound: bool,
     pub end_bound: bool,
     pub stem: bool,
-    pub tail: Vec<(&'a str, bool)>,
+    /// The words that must follow, still encoded (`tail_len` of them).
+    tail: Reader<'a>,
+    tail_len: usize,
     /// Its `(concept id, language index)` pairs, still encoded.
     concepts: Reader<'a>,
     count: usize,
@@ -153,6 +155,13 @@ pub struct Read<'a> {
 
 #[allow(dead_code)]
 impl<'a> Read<'a> {
+    /// The words that must follow the literal, one space apart, and whether
+    /// each is a stem (read as they are walked: no allocation per match).
+    pub fn tail(&self) -> impl Iterator<Item = (&'a str, bool)> + 'a {
+        let mut r = self.tail.clone();
+        (0..self.tail_len).map_while(move |_| Some((text(&mut r)?, r.num()? != 0)))
+    }
+
     /// Its `(concept id, language index)` pairs (`None` ends a malformed list).
     pub fn concepts(mut self) -> impl Iterator<Item = (u16, u8)> + 'a {
         (0..self.count).map_while(move |_| {
@@ -211,11 +220,11 @@ impl<'a> Index<'a> {
         let mut r = Reader::new(self.records.get(at..)?);
         let lit = text(&mut r)?;
         let flags = r.num()?;
-        let nt = r.num()?;
-        let mut tail = Vec::new();
-        for _ in 0..nt {
-            let w = text(&mut r)?;
-            tail.push((w, r.num()? != 0));
+        let tail_len = r.num()?;
+        let tail = r.clone();
+        for _ in 0..tail_len {
+            text(&mut r)?;
+            r.num()?;
         }
         let count = r.num()?;
         Some(Read {
@@ -224,6 +233,7 @@ impl<'a> Index<'a> {
             end_bound: flags & 2 != 0,
             stem: flags & 4 != 0,
             tail,
+            tail_len,
             concepts: r,
             count,
         })

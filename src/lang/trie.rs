@@ -134,6 +134,7 @@ impl Writer {
 
 /// Reads what [`Writer`] wrote; every read is checked (`None` past the end).
 #[allow(dead_code)]
+#[derive(Clone)]
 pub struct Reader<'a> {
     b: &'a [u8],
     at: usize,

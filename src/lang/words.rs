@@ -5,11 +5,11 @@
 /// The end of a hit of the literal matched at `s..e`, when it sits as its
 /// term requires (`start_bound`, `end_bound`, `stem`; `tail`: the words that
 /// must follow, one space apart), or `None`.
-pub fn sits<S: AsRef<str>>(
+pub fn sits<'t>(
     text: &str,
     (s, mut e): (usize, usize),
     [start_bound, end_bound, stem]: [bool; 3],
-    tail: &[(S, bool)],
+    tail: impl Iterator<Item = (&'t str, bool)>,
 ) -> Option<usize> {
     // A static automaton's match always ends on a literal's last byte.
     if !text.is_char_boundary(s) || !text.is_char_boundary(e) {
@@ -21,11 +21,7 @@ pub fn sits<S: AsRef<str>>(
     if stem {
         e = word_end(text, e);
     }
-    if tail.is_empty() {
-        Some(e)
-    } else {
-        follow(text, e, tail)
-    }
+    follow(text, e, tail)
 }
 
 fn word_end(text: &str, from: usize) -> usize {
@@ -36,12 +32,16 @@ fn word_end(text: &str, from: usize) -> usize {
 }
 
 /// The end of `tail` when its words follow `at` one space apart.
-fn follow<S: AsRef<str>>(text: &str, mut at: usize, tail: &[(S, bool)]) -> Option<usize> {
+fn follow<'t>(
+    text: &str,
+    mut at: usize,
+    tail: impl Iterator<Item = (&'t str, bool)>,
+) -> Option<usize> {
     for (word, stem) in tail {
         let rest = text[at..].strip_prefix(' ')?;
-        let rest = rest.strip_prefix(word.as_ref())?;
+        let rest = rest.strip_prefix(word)?;
         at = text.len() - rest.len();
-        if *stem {
+        if stem {
             at = word_end(text, at);
         } else if !boundary_after(text, at) {
             return None;

@@ -246,10 +246,15 @@ pub fn analyse(
             let clause = before
                 .rfind([',', ';', ':'])
                 .map_or(before, |i| &before[i + 1..]);
-            let clause = format!(" {} ", clause.trim_start());
-            [" if ", " unless ", " whether ", " even when "]
-                .iter()
-                .any(|w| clause.contains(w))
+            let mut words = clause.split_whitespace().peekable();
+            while let Some(w) = words.next() {
+                if matches!(w, "if" | "unless" | "whether")
+                    || w == "even" && words.peek() == Some(&"when")
+                {
+                    return true;
+                }
+            }
+            false
         };
         let prohibition = own.iter().find(|h| {
             bit(h.concept as u8) & t.c.prohibit != 0 && !attributive(h) && !conditional(h)

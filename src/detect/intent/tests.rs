@@ -277,18 +277,16 @@ fn a_sentence_in_nouns_is_read_with_its_verbs_on_the_noun() {
 /// term inside it ("injection"): such a term belongs under `en`, or nowhere.
 #[test]
 fn no_gated_language_term_hides_an_english_one() {
-    type File = std::collections::BTreeMap<
-        String,
-        std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<String>>>,
-    >;
-    let file: File = toml_edit::de::from_str(include_str!("../../data/lang/intent.toml")).unwrap();
+    let file: crate::lang::File =
+        toml_edit::de::from_str(include_str!("../../data/lang/intent.toml")).unwrap();
     let words = |t: &str| -> Vec<String> {
         t.split(|c: char| !c.is_ascii_lowercase())
             .filter(|w| !w.is_empty())
             .map(str::to_string)
             .collect()
     };
-    let en: Vec<&str> = file["concept"]
+    let en: Vec<&str> = file
+        .concept
         .values()
         .filter_map(|langs| langs.get("en"))
         .flatten()
@@ -305,7 +303,7 @@ fn no_gated_language_term_hides_an_english_one() {
         })
     };
     let mut bad = Vec::new();
-    for (concept, langs) in &file["concept"] {
+    for (concept, langs) in &file.concept {
         for lang in ["es", "fr", "de", "pt", "it"] {
             for t in langs.get(lang).into_iter().flatten() {
                 let core = t.trim_matches('*');
