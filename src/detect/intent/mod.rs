@@ -222,16 +222,15 @@ pub fn analyse(
                     .find_map(|p| rest.strip_prefix(p))
                     .unwrap_or(rest);
                 // "Never ask the user for their password" forbids a request too;
-                // "never ask for confirmation" skips one.
+                // "never ask for confirmation" or "to confirm" skips one.
                 let head = rest
                     .char_indices()
                     .nth(40)
                     .map_or(rest, |(i, _)| &rest[..i]);
-                rest.starts_with("to ")
-                    || rest.starts_with("for ")
-                        && !["permission", "confirm", "approv", "consent", "go-ahead"]
-                            .iter()
-                            .any(|w| head.contains(w))
+                (rest.starts_with("to ") || rest.starts_with("for "))
+                    && !["permission", "confirm", "approv", "consent", "go-ahead"]
+                        .iter()
+                        .any(|w| head.contains(w))
             }
         };
         // "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
@@ -256,8 +255,19 @@ pub fn analyse(
             }
             false
         };
+        // "Should not lack", "is never an option": a double negation orders.
+        let litotes = |h: &lang::Hit| {
+            own.iter().any(|l| {
+                bit(l.concept as u8) & t.c.litotes != 0
+                    && l.span.0 <= h.span.0
+                    && h.span.1 <= l.span.1
+            })
+        };
         let prohibition = own.iter().find(|h| {
-            bit(h.concept as u8) & t.c.prohibit != 0 && !attributive(h) && !conditional(h)
+            bit(h.concept as u8) & t.c.prohibit != 0
+                && !attributive(h)
+                && !conditional(h)
+                && !litotes(h)
                 || asks_to(h)
         });
         let negated_from = prohibition.map(|h| h.span.1 as usize);
@@ -270,10 +280,16 @@ pub fn analyse(
                     .map_or(range.start, |i| range.start + i);
                 clause..h.span.0 as usize
             });
-        for h in own.iter().filter(|h| (h.span.1 as usize) <= range.end) {
+        // "Run exactly:" may end where its command starts, on the next line.
+        for h in own.iter().filter(|h| {
+            (h.span.1 as usize) <= range.end || bit(h.concept as u8) & t.c.exec_order != 0
+        }) {
             let b = bit(h.concept as u8);
             if asks_to(h) {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
+                continue;
+            }
+            if b & t.c.prohibit != 0 && litotes(h) {
                 continue;
             }
             // "Valid values include: contacts, …" lists; it orders nothing

@@ -316,6 +316,10 @@ pub(super) struct Concepts {
     pub(super) secret: u128,
     pub(super) user_words: u128,
     pub(super) prohibit: u128,
+    /// Double negations ("should not lack"): a prohibition inside one forbids nothing.
+    pub(super) litotes: u128,
+    /// An order to run the command written right after it, which may start the next line.
+    pub(super) exec_order: u128,
     /// Words that address the model or claim authority over it.
     pub(super) addressed: u128,
     /// What only an order to the model says: addressing or framing it,
@@ -482,6 +486,8 @@ pub fn tables() -> &'static Tables {
             secret: sig("secret"),
             user_words: sig("user_words"),
             prohibit: sig("prohibit"),
+            litotes: sig("litotes"),
+            exec_order: sig("exec_order"),
             addressed: sig("addressee") | sig("framing"),
             orders: sig("addressee")
                 | sig("framing")
