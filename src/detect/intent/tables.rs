@@ -454,6 +454,7 @@ pub fn tables() -> &'static Tables {
                 | sig("persist")
                 | sig("sec_control")
                 | sig("trigger")
+                | sig("step")
                 | sig("loop")
                 | sig("ask_user")
                 // What the user is told, narrowed: the other half of a
