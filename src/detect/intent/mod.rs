@@ -367,7 +367,8 @@ pub fn analyse(
             if b & t.c.weakening != 0 && own.iter().any(echoed) && reported() {
                 continue;
             }
-            // "Your own guidelines" are the model's, not the user's; the
+            // "Your own guidelines" are the model's, not the user's (so are
+            // "your own" opening directions); the
             // "never" of "never reveals" conceals; "whatever branch the user
             // names" overrides the user: a weakening word inside what is
             // taken, a concealment or an override excuses nothing.
@@ -380,6 +381,10 @@ pub fn analyse(
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
+                        // "Your own opening directions": the model's own, named.
+                        || cb & t.c.model_rules != 0
+                            && c.span.0 >= h.span.1
+                            && text[h.span.1 as usize..c.span.0 as usize].trim().is_empty()
                 })
             {
                 continue;
