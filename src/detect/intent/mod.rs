@@ -357,6 +357,11 @@ pub fn analyse(
             if b & t.c.weakening != 0 && in_address(text, h.range()) {
                 continue;
             }
+            // A query key or path part (`…&redirect_uri={redirect_uri}`,
+            // `/send`) names a parameter or a route; it orders nothing.
+            if b & t.c.verbs != 0 && text[..h.span.0 as usize].ends_with(['&', '?', '{', '/', '=']) {
+                continue;
+            }
             // "Report the name the user asked for" echoes the user's choice; it discloses nothing.
             let echoed =
                 |c: &lang::Hit| bit(c.concept as u8) & t.c.user_choice != 0 && c.span == h.span;
