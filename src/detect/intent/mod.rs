@@ -263,11 +263,20 @@ pub fn analyse(
                     && h.span.1 <= l.span.1
             })
         };
+        // "The lines you were asked not to disclose" names a rule someone
+        // else gave; it forbids nothing here.
+        let reported = |h: &lang::Hit| {
+            let before = text[range.start..h.span.0 as usize].trim_end();
+            ["asked", "told", "instructed", "ordered", "meant"]
+                .iter()
+                .any(|w| before.ends_with(w))
+        };
         let prohibition = own.iter().find(|h| {
             bit(h.concept as u8) & t.c.prohibit != 0
                 && !attributive(h)
                 && !conditional(h)
                 && !litotes(h)
+                && !reported(h)
                 || asks_to(h)
         });
         let negated_from = prohibition.map(|h| h.span.1 as usize);
@@ -289,7 +298,7 @@ pub fn analyse(
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
             }
-            if b & t.c.prohibit != 0 && litotes(h) {
+            if b & t.c.prohibit != 0 && (litotes(h) || reported(h)) {
                 continue;
             }
             // "Valid values include: contacts, …" lists; it orders nothing
