@@ -35,6 +35,8 @@ mod evaluate;
 mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
+mod negation;
+use negation::Negation;
 mod preset;
 mod reading;
 mod signals;
@@ -53,8 +55,7 @@ use crate::finding::Severity;
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
 use derive::{
-    auth_use, derive, in_address, in_condition, in_name, is_kana_or_hangul, lists_values,
-    order_start, user_is_subject,
+    auth_use, derive, in_address, in_condition, in_name, lists_values, order_start, user_is_subject,
 };
 use evaluate::evaluate;
 use item::ItemCtx;
@@ -209,96 +210,19 @@ pub fn analyse(
             end_hit += 1;
         }
         let own = &reading.hits[first_hit..end_hit];
-        // "Never send …", "do not pass … to other tools": the verbs after a prohibition are negated.
-        // In Japanese and Korean the prohibition follows its verbs ("…전달하거나
-        // 반복하지 마세요"): it negates its own clause, back to the last comma.
-        // "Never ask the user to paste a key" forbids a request; it does not
-        // skip a confirmation.
-        let asks_to = |h: &lang::Hit| {
-            bit(h.concept as u8) & t.c.no_consent != 0 && {
-                let rest = text[h.span.1 as usize..].trim_start();
-                let rest = ["the user ", "users ", "them ", "the customer ", "anyone "]
-                    .iter()
-                    .find_map(|p| rest.strip_prefix(p))
-                    .unwrap_or(rest);
-                // "Never ask the user for their password" forbids a request too;
-                // "never ask for confirmation" or "to confirm" skips one.
-                let head = rest
-                    .char_indices()
-                    .nth(40)
-                    .map_or(rest, |(i, _)| &rest[..i]);
-                (rest.starts_with("to ") || rest.starts_with("for "))
-                    && !["permission", "confirm", "approv", "consent", "go-ahead"]
-                        .iter()
-                        .any(|w| head.contains(w))
-            }
-        };
-        // "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
-        let attributive = |h: &lang::Hit| {
-            let rest = &text[h.span.1 as usize..];
-            rest.starts_with("され") || rest.starts_with('の')
-        };
-        // "Even if the user never picks it, …" states a condition: its
-        // "never" forbids nothing.
-        let conditional = |h: &lang::Hit| {
-            let before = &text[range.start..h.span.0 as usize];
-            let clause = before
-                .rfind([',', ';', ':'])
-                .map_or(before, |i| &before[i + 1..]);
-            let mut words = clause.split_whitespace().peekable();
-            while let Some(w) = words.next() {
-                if matches!(w, "if" | "unless" | "whether")
-                    || w == "even" && words.peek() == Some(&"when")
-                {
-                    return true;
-                }
-            }
-            false
-        };
-        // "Should not lack", "is never an option": a double negation orders.
-        let litotes = |h: &lang::Hit| {
-            own.iter().any(|l| {
-                bit(l.concept as u8) & t.c.litotes != 0
-                    && l.span.0 <= h.span.0
-                    && h.span.1 <= l.span.1
-            })
-        };
-        // "The lines you were asked not to disclose" names a rule someone
-        // else gave; it forbids nothing here.
-        let reported = |h: &lang::Hit| {
-            let before = text[range.start..h.span.0 as usize].trim_end();
-            ["asked", "told", "instructed", "ordered", "meant"]
-                .iter()
-                .any(|w| before.ends_with(w))
-        };
-        let prohibition = own.iter().find(|h| {
-            bit(h.concept as u8) & t.c.prohibit != 0
-                && !attributive(h)
-                && !conditional(h)
-                && !litotes(h)
-                && !reported(h)
-                || asks_to(h)
-        });
-        let negated_from = prohibition.map(|h| h.span.1 as usize);
-        let negated_back = prohibition
-            .filter(|h| text[h.range()].chars().any(is_kana_or_hangul))
-            .map(|h| {
-                let before = &text[range.start..h.span.0 as usize];
-                let clause = before
-                    .rfind([',', '、', '，', ';', '；'])
-                    .map_or(range.start, |i| range.start + i);
-                clause..h.span.0 as usize
-            });
+        let neg = Negation::new(t, text, range.clone(), own);
+        let prohibition = neg.prohibition();
+        let (negated_from, negated_back) = neg.scope(prohibition);
         // "Run exactly:" may end where its command starts, on the next line.
         for h in own.iter().filter(|h| {
             (h.span.1 as usize) <= range.end || bit(h.concept as u8) & t.c.exec_order != 0
         }) {
             let b = bit(h.concept as u8);
-            if asks_to(h) {
+            if neg.asks_to(h) {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
             }
-            if b & t.c.prohibit != 0 && (litotes(h) || reported(h)) {
+            if neg.void(h) {
                 continue;
             }
             // "Valid values include: contacts, …" lists; it orders nothing
@@ -368,7 +292,8 @@ pub fn analyse(
             }
             // A query key or path part (`…&redirect_uri={redirect_uri}`,
             // `/send`) names a parameter or a route; it orders nothing.
-            if b & t.c.verbs != 0 && text[..h.span.0 as usize].ends_with(['&', '?', '{', '/', '=']) {
+            if b & t.c.verbs != 0 && text[..h.span.0 as usize].ends_with(['&', '?', '{', '/', '='])
+            {
                 continue;
             }
             // "Report the name the user asked for" echoes the user's choice; it discloses nothing.

@@ -1,0 +1,135 @@
+//! What a sentence's prohibition negates. "Never send …", "do not pass … to
+//! other tools": the verbs after it. In Japanese and Korean the prohibition
+//! follows its verbs ("…전달하거나 반복하지 마세요") and negates its own
+//! clause, back to the last comma. Words that look like a prohibition but
+//! forbid nothing here are told apart: a condition, a double negation, a rule
+//! someone else gave, a noun described as forbidden.
+
+use super::derive::is_kana_or_hangul;
+use super::tables::{Tables, bit};
+use crate::lang;
+use std::ops::Range;
+
+/// One sentence's hits, read for negation.
+pub(super) struct Negation<'a> {
+    t: &'a Tables,
+    text: &'a str,
+    range: Range<usize>,
+    own: &'a [lang::Hit],
+}
+
+impl<'a> Negation<'a> {
+    pub(super) fn new(
+        t: &'a Tables,
+        text: &'a str,
+        range: Range<usize>,
+        own: &'a [lang::Hit],
+    ) -> Self {
+        Self {
+            t,
+            text,
+            range,
+            own,
+        }
+    }
+
+    /// "Never ask the user to paste a key" forbids a request; it does not
+    /// skip a confirmation.
+    pub(super) fn asks_to(&self, h: &lang::Hit) -> bool {
+        bit(h.concept as u8) & self.t.c.no_consent != 0 && {
+            let rest = self.text[h.span.1 as usize..].trim_start();
+            let rest = ["the user ", "users ", "them ", "the customer ", "anyone "]
+                .iter()
+                .find_map(|p| rest.strip_prefix(p))
+                .unwrap_or(rest);
+            // "Never ask the user for their password" forbids a request too;
+            // "never ask for confirmation" or "to confirm" skips one.
+            let head = rest
+                .char_indices()
+                .nth(40)
+                .map_or(rest, |(i, _)| &rest[..i]);
+            (rest.starts_with("to ") || rest.starts_with("for "))
+                && !["permission", "confirm", "approv", "consent", "go-ahead"]
+                    .iter()
+                    .any(|w| head.contains(w))
+        }
+    }
+
+    /// "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
+    fn attributive(&self, h: &lang::Hit) -> bool {
+        let rest = &self.text[h.span.1 as usize..];
+        rest.starts_with("され") || rest.starts_with('の')
+    }
+
+    /// "Even if the user never picks it, …" states a condition: its "never"
+    /// forbids nothing.
+    fn conditional(&self, h: &lang::Hit) -> bool {
+        let before = &self.text[self.range.start..h.span.0 as usize];
+        let clause = before
+            .rfind([',', ';', ':'])
+            .map_or(before, |i| &before[i + 1..]);
+        let mut words = clause.split_whitespace().peekable();
+        while let Some(w) = words.next() {
+            if matches!(w, "if" | "unless" | "whether")
+                || w == "even" && words.peek() == Some(&"when")
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// "Should not lack", "is never an option": a double negation orders.
+    fn litotes(&self, h: &lang::Hit) -> bool {
+        self.own.iter().any(|l| {
+            bit(l.concept as u8) & self.t.c.litotes != 0
+                && l.span.0 <= h.span.0
+                && h.span.1 <= l.span.1
+        })
+    }
+
+    /// "The lines you were asked not to disclose" names a rule someone else
+    /// gave; it forbids nothing here.
+    fn reported(&self, h: &lang::Hit) -> bool {
+        let before = self.text[self.range.start..h.span.0 as usize].trim_end();
+        ["asked", "told", "instructed", "ordered", "meant"]
+            .iter()
+            .any(|w| before.ends_with(w))
+    }
+
+    /// A prohibition word that forbids nothing here: not a signal either.
+    pub(super) fn void(&self, h: &lang::Hit) -> bool {
+        bit(h.concept as u8) & self.t.c.prohibit != 0 && (self.litotes(h) || self.reported(h))
+    }
+
+    /// The sentence's first prohibition that forbids something.
+    pub(super) fn prohibition(&self) -> Option<&'a lang::Hit> {
+        self.own.iter().find(|h| {
+            bit(h.concept as u8) & self.t.c.prohibit != 0
+                && !self.attributive(h)
+                && !self.conditional(h)
+                && !self.litotes(h)
+                && !self.reported(h)
+                || self.asks_to(h)
+        })
+    }
+
+    /// Where the negation starts (after the prohibition), and the clause
+    /// before it that a Japanese or Korean prohibition negates.
+    pub(super) fn scope(
+        &self,
+        prohibition: Option<&lang::Hit>,
+    ) -> (Option<usize>, Option<Range<usize>>) {
+        let from = prohibition.map(|h| h.span.1 as usize);
+        let back = prohibition
+            .filter(|h| self.text[h.range()].chars().any(is_kana_or_hangul))
+            .map(|h| {
+                let before = &self.text[self.range.start..h.span.0 as usize];
+                let clause = before
+                    .rfind([',', '、', '，', ';', '；'])
+                    .map_or(self.range.start, |i| self.range.start + i);
+                clause..h.span.0 as usize
+            });
+        (from, back)
+    }
+}
