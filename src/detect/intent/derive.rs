@@ -95,43 +95,6 @@ pub(super) fn lists_values(before: &str, after: &str) -> bool {
         })
 }
 
-/// The words before a verb end in the user as its subject: "the user",
-/// "the customer has".
-/// ("The client" is the MCP client, the model's side, not a person: "the
-/// client attaches the user's statement here" is an order.)
-pub(super) fn user_is_subject(before: &str) -> bool {
-    let mut w = before.split_whitespace().rev();
-    let mut last = w.next();
-    // "… the user wants (them) copied": the user's wish, with its object.
-    if last.is_some_and(|x| matches!(x, "it" | "them" | "these" | "those")) {
-        last = w.next();
-    }
-    if last == Some("like") {
-        last = w.next().filter(|x| *x == "would").and_then(|_| w.next());
-    } else if last.is_some_and(|x| {
-        matches!(
-            x,
-            "has"
-                | "have"
-                | "had"
-                | "just"
-                | "already"
-                | "themselves"
-                | "wants"
-                | "wanted"
-                | "needs"
-                | "prefers"
-        )
-    }) {
-        last = w.next();
-    }
-    let Some(subject) = last else {
-        return false;
-    };
-    matches!(subject, "user" | "customer" | "caller" | "requester")
-        && matches!(w.next(), Some("the" | "a" | "your"))
-}
-
 pub(super) fn is_kana_or_hangul(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }

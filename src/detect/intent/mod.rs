@@ -36,7 +36,9 @@ mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
 mod negation;
+mod subject;
 use negation::Negation;
+use subject::user_is_subject;
 mod preset;
 mod reading;
 mod signals;
@@ -54,9 +56,7 @@ pub use tables::{Combo, Derived, Fnv, FnvBuild, Scope, Tables, tables};
 use crate::finding::Severity;
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
-use derive::{
-    auth_use, derive, in_address, in_condition, in_name, lists_values, order_start, user_is_subject,
-};
+use derive::{auth_use, derive, in_address, in_condition, in_name, lists_values, order_start};
 use evaluate::evaluate;
 use item::ItemCtx;
 use preset::{assignment, outside_preset, preset_slot};
@@ -126,7 +126,10 @@ pub fn analyse(
         sig.field_evidence
             .push((Derived::CmdFetchExec as u8, c.clone()));
     }
-    if is_schema_value(&field.path) {
+    // A `$comment` as long as a description is documentation, as a
+    // description is (what it says is still read as prose).
+    let documented = field.path.ends_with("$comment") && text.split_whitespace().nth(79).is_some();
+    if is_schema_value(&field.path) && !documented {
         sig.field_sigs |= bit(Derived::SchemaValue as u8);
         sig.field_evidence.push((
             Derived::SchemaValue as u8,

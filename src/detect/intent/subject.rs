@@ -1,0 +1,62 @@
+//! Who does what a verb names. "The address the user pasted" was moved by
+//! the user, and "clients that send flat fields" describes other software:
+//! neither is an order to the model.
+
+/// Who, besides the model, sends things a text describes.
+const THIRD_PARTIES: &[&str] = &[
+    "clients",
+    "callers",
+    "users",
+    "customers",
+    "apps",
+    "applications",
+    "integrations",
+    "services",
+    "systems",
+    "devices",
+    "browsers",
+    "consumers",
+    "senders",
+    "scripts",
+];
+
+/// The words before a verb end in the user as its subject: "the user",
+/// "the customer has", or in other software ("clients that send …").
+/// ("The client" is the MCP client, the model's side, not a person: "the
+/// client attaches the user's statement here" is an order.)
+pub(super) fn user_is_subject(before: &str) -> bool {
+    let mut w = before.split_whitespace().rev();
+    let mut last = w.next();
+    // "… the user wants (them) copied": the user's wish, with its object.
+    if last.is_some_and(|x| matches!(x, "it" | "them" | "these" | "those")) {
+        last = w.next();
+    }
+    if last == Some("like") {
+        last = w.next().filter(|x| *x == "would").and_then(|_| w.next());
+    } else if last.is_some_and(|x| {
+        matches!(
+            x,
+            "has"
+                | "have"
+                | "had"
+                | "just"
+                | "already"
+                | "themselves"
+                | "wants"
+                | "wanted"
+                | "needs"
+                | "prefers"
+        )
+    }) {
+        last = w.next();
+    }
+    let Some(subject) = last else {
+        return false;
+    };
+    // "Version 3 clients that send flat fields": what other software does.
+    if matches!(subject, "that" | "who") {
+        return w.next().is_some_and(|x| THIRD_PARTIES.contains(&x));
+    }
+    matches!(subject, "user" | "customer" | "caller" | "requester")
+        && matches!(w.next(), Some("the" | "a" | "your"))
+}
