@@ -31,6 +31,21 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     if last.is_some_and(|x| matches!(x, "it" | "them" | "these" | "those")) {
         last = w.next();
     }
+    // "When they only need to paste it somewhere": their need, their act.
+    if last == Some("to") {
+        let need = w.next();
+        if !need.is_some_and(|x| matches!(x, "need" | "want" | "have" | "needs" | "wants")) {
+            return false;
+        }
+        let mut who = w.next();
+        while who.is_some_and(|x| matches!(x, "only" | "just" | "also" | "still" | "really")) {
+            who = w.next();
+        }
+        return matches!(
+            who,
+            Some("they" | "user" | "users" | "customer" | "customers")
+        );
+    }
     if last == Some("like") {
         last = w.next().filter(|x| *x == "would").and_then(|_| w.next());
     } else if last.is_some_and(|x| {
