@@ -53,6 +53,7 @@ fn is_placeholder(v: &str) -> bool {
         "SAMPLE",
         "PLACEHOLDER",
         "REDACTED",
+        "DEMO",
         "0000000000",
     ]
     .iter()
@@ -75,6 +76,23 @@ fn jwt_signature_is_made_up(v: &str) -> bool {
     let sig = v.split('.').nth(2).unwrap_or("");
     decode_base64(sig)
         .is_none_or(|b| b.len() < 16 || b.iter().all(|c| c.is_ascii_graphic() || *c == b' '))
+}
+
+/// Whether `text[start..end]` is one dot-separated part of a JWT-shaped
+/// token (`eyJ….….…`).
+fn in_jwt(text: &str, start: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let part = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'=');
+    let lo = b[..start]
+        .iter()
+        .rposition(|c| !part(c))
+        .map_or(0, |i| i + 1);
+    let hi = b[end..]
+        .iter()
+        .position(|c| !part(c))
+        .map_or(b.len(), |i| end + i);
+    let token = &b[lo..hi];
+    token.starts_with(b"eyJ") && token.iter().filter(|c| **c == b'.').count() == 2
 }
 
 /// MTC-INJ-SECRET-1: one finding per secret type per field, value redacted.
@@ -270,13 +288,19 @@ pub(super) fn encoded_blobs(
             && blob.bytes().any(|b| b.is_ascii_uppercase())
             && blob.bytes().any(|b| b.is_ascii_digit());
         // Paths and slugs (`create/update`, `//host/x`) are not blobs: demand mixed case and digits.
-        if hexish || !mixed || blob.contains("//") {
+        // A part of a JWT is the token's (MTC-INJ-SECRET-1 reads it), not a payload.
+        if hexish || !mixed || blob.contains("//") || in_jwt(text, m.start(), m.end()) {
             continue;
         }
-        candidates.push((
-            blob.to_string(),
-            decode_base64(blob).and_then(|b| as_text(&b)),
-        ));
+        let decoded = decode_base64(blob).and_then(|b| as_text(&b));
+        // A documentation credential (`client-id-demo:client-secret-demo`)
+        // decoded is an example of the tool's input, not an instruction.
+        if decoded.as_deref().is_some_and(|d| {
+            !d.contains(' ') && !d.contains("://") && d.len() <= 64 && is_placeholder(d)
+        }) {
+            continue;
+        }
+        candidates.push((blob.to_string(), decoded));
     }
     for m in c.hexblob.find_iter(text.as_bytes()).take(16) {
         let blob = String::from_utf8_lossy(m.as_bytes()).into_owned();

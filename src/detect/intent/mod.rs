@@ -269,6 +269,35 @@ pub fn analyse(
             {
                 continue;
             }
+            // "It will not go through": a change denied where it stands.
+            if b & t.c.shadow_change != 0 {
+                let before = text[range.start..h.span.0 as usize].trim_end();
+                // ("Why not also send …?" suggests it.)
+                if (before.ends_with(" not") && !before.ends_with("why not"))
+                    || before.ends_with("n't")
+                    || before.ends_with(" never")
+                {
+                    continue;
+                }
+            }
+            // "Large scans run in the background": how a job runs, not a secret.
+            if b & t.c.conceal != 0 && text[h.range()].starts_with("in the background") {
+                let before = text[range.start..h.span.0 as usize].trim_end();
+                if [
+                    "run",
+                    "runs",
+                    "running",
+                    "continue",
+                    "continues",
+                    "happen",
+                    "happens",
+                ]
+                .iter()
+                .any(|v| before.ends_with(v))
+                {
+                    continue;
+                }
+            }
             // "Never substituted or defaulted": a change negated where it stands.
             if b & t.c.shadow_change != 0
                 && negated_from.is_some_and(|n| {
