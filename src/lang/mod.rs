@@ -515,7 +515,6 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
     ];
     let mut out = Vec::new();
     let mut start = 0;
-    let mut line_start = 0;
     let b = text.as_bytes();
     let mut i = 0;
     // Bytes, not chars: every terminator is ASCII or starts with one of five
@@ -530,7 +529,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             }
         };
         let end_here = match c {
-            '\n' => !soft_wrap(&text[line_start..i], &text[i + 1..]),
+            '\n' => true,
             '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
             '.' | '!' | '?' | ';' => {
                 let next = b.get(i + 1).copied();
@@ -553,9 +552,6 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             _ => false,
         };
         let e = i + c.len_utf8();
-        if c == '\n' {
-            line_start = e;
-        }
         if end_here {
             if text[start..e].trim().len() > 1 {
                 out.push(trimmed(text, start, e));
@@ -568,22 +564,6 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
         out.push(trimmed(text, start, text.len()));
     }
     out
-}
-
-/// A line break inside a sentence: hard-wrapped prose (a commit message, a
-/// pasted e-mail) whose line stops mid-clause, at a word of a line of four
-/// or more, and goes on in lowercase. A `key: value` line after it is a
-/// setting, not the rest of the sentence.
-fn soft_wrap(line: &str, rest: &str) -> bool {
-    let line = line.trim_end();
-    let next = rest.trim_start_matches([' ', '\t']);
-    let first = next.split_whitespace().next().unwrap_or("");
-    line.ends_with(|c: char| c.is_ascii_alphanumeric() || c == ',')
-        && line.split_whitespace().nth(3).is_some()
-        && next.starts_with(|c: char| c.is_ascii_lowercase())
-        && !first.ends_with(':')
-        && !first.contains('=')
-        && !next[first.len()..].trim_start().starts_with(['=', ':'])
 }
 
 fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
