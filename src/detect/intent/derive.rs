@@ -425,6 +425,27 @@ pub(super) fn derive(
     if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
         sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
     }
+    // In a parameter's own text, "set this to 'ext-desk7'" fixes the value it holds.
+    if ctx.own_param.is_some() {
+        for p in ["set this to ", "set it to ", "always set to "] {
+            let Some(at) = sentence.find(p) else { continue };
+            let rest = &sentence[at + p.len()..];
+            let Some(q) = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '\'' | '`' | '"'))
+            else {
+                continue;
+            };
+            if let Some(v) = rest[1..]
+                .split(q)
+                .next()
+                .filter(|v| (2..=64).contains(&v.len()) && !v.contains(' ') && live(at))
+            {
+                sen.add(Derived::Value as u8, v);
+            }
+        }
+    }
     // Tools: code-formatted or identifier-shaped names of another tool.
     // A single bare word after a calling verb is a call only when it names
     // one of the server's tools.
