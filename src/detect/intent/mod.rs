@@ -282,19 +282,21 @@ pub fn analyse(
             }
             // "Large scans run in the background": how a job runs, not a secret.
             if b & t.c.conceal != 0 && text[h.range()].starts_with("in the background") {
-                let before = text[range.start..h.span.0 as usize].trim_end();
-                if [
-                    "run",
-                    "runs",
-                    "running",
-                    "continue",
-                    "continues",
-                    "happen",
-                    "happens",
-                ]
-                .iter()
-                .any(|v| before.ends_with(v))
-                {
+                let verb = text[range.start..h.span.0 as usize]
+                    .split_whitespace()
+                    .last();
+                if matches!(
+                    verb,
+                    Some(
+                        "run"
+                            | "runs"
+                            | "running"
+                            | "continue"
+                            | "continues"
+                            | "happen"
+                            | "happens"
+                    )
+                ) {
                     continue;
                 }
             }
