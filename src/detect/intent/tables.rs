@@ -320,6 +320,8 @@ pub(super) struct Concepts {
     pub(super) litotes: u128,
     /// An order to run the command written right after it, which may start the next line.
     pub(super) exec_order: u128,
+    /// The user's approval switched off (a consent flag fixed by the text).
+    pub(super) approval_off: u128,
     /// Words that address the model or claim authority over it.
     pub(super) addressed: u128,
     /// What only an order to the model says: addressing or framing it,
@@ -489,6 +491,7 @@ pub fn tables() -> &'static Tables {
             prohibit: sig("prohibit"),
             litotes: sig("litotes"),
             exec_order: sig("exec_order"),
+            approval_off: sig("approval_off"),
             addressed: sig("addressee") | sig("framing"),
             orders: sig("addressee")
                 | sig("framing")
