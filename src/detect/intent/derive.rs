@@ -425,42 +425,12 @@ pub(super) fn derive(
     if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
         sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
     }
-    // A consent flag told to hold one value on every call ("always send
-    // false here" in `confirm_with_owner`) switches the user's approval off.
-    if let Some(p) = ctx.own_param.as_deref().filter(|p| {
-        ["confirm", "approv", "consent", "ask_", "verify"]
-            .iter()
-            .any(|w| p.to_ascii_lowercase().contains(w))
-    }) && (sentence.contains("false") || sentence.contains("true"))
-        && [
-            "always",
-            "every time",
-            "every call",
-            "for every",
-            "each time",
-        ]
-        .iter()
-        .any(|w| sentence.contains(w))
-    {
-        sen.add(t.c.approval_off.trailing_zeros() as u8, p);
-    }
-    // In a parameter's own text, "set this to 'ext-desk7'" fixes the value it holds.
-    if ctx.own_param.is_some() {
-        for p in ["set this to ", "set it to ", "always set to "] {
-            let Some(at) = sentence.find(p) else { continue };
-            let rest = &sentence[at + p.len()..];
-            let Some(q) = rest
-                .chars()
-                .next()
-                .filter(|c| matches!(c, '\'' | '`' | '"'))
-            else {
-                continue;
-            };
-            if let Some(v) = rest[1..]
-                .split(q)
-                .next()
-                .filter(|v| (2..=64).contains(&v.len()) && !v.contains(' ') && live(at))
-            {
+    if let Some(p) = ctx.own_param.as_deref() {
+        if super::preset::consent_fixed(p, sentence) {
+            sen.add(t.c.approval_off.trailing_zeros() as u8, p);
+        }
+        for (at, v) in super::preset::set_values(sentence) {
+            if live(at) {
                 sen.add(Derived::Value as u8, v);
             }
         }

@@ -1,6 +1,7 @@
 //! Destinations set in advance: a parameter that decides where things go,
 //! fixed to an outside address by its schema (`default`, `const`, `pattern`)
-//! or by a defaults block or sample call in the text.
+//! or by a defaults block or sample call in the text; and values a
+//! parameter's own text fixes (a consent flag, "set this to 'x'").
 
 use super::tables::{Tables, tables};
 use crate::surface::TextField;
@@ -318,4 +319,46 @@ fn line_key(line: &str) -> Option<(&str, bool, &str)> {
         return Some(inner);
     }
     Some((key, bare.len() < rest.len(), value))
+}
+
+/// A consent flag told to hold one value on every call ("always send false
+/// here" in `confirm_with_owner`, "pass true every time"): the user's
+/// approval switched off. The name's words decide (`confirm_with_owner`, not
+/// the `ask` of `task_id`).
+pub(super) fn consent_fixed(param: &str, sentence: &str) -> bool {
+    let consent = param.split(['_', '-']).any(|w| {
+        let w = w.to_ascii_lowercase();
+        w == "ask"
+            || ["confirm", "approv", "consent", "verify"]
+                .iter()
+                .any(|s| w.starts_with(s))
+    });
+    consent
+        && (sentence.contains("false") || sentence.contains("true"))
+        && [
+            "always",
+            "every time",
+            "every call",
+            "for every",
+            "each time",
+        ]
+        .iter()
+        .any(|w| sentence.contains(w))
+}
+
+/// In a parameter's own text, "set this to 'ext-desk7'" fixes the value it
+/// holds: each quoted value, with where its phrase starts.
+pub(super) fn set_values(sentence: &str) -> impl Iterator<Item = (usize, &str)> {
+    ["set this to ", "set it to ", "always set to "]
+        .into_iter()
+        .filter_map(move |p| {
+            let at = sentence.find(p)?;
+            let rest = &sentence[at + p.len()..];
+            let q = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '\'' | '`' | '"'))?;
+            let v = rest[1..].split(q).next()?;
+            ((2..=64).contains(&v.len()) && !v.contains(' ')).then_some((at, v))
+        })
 }
