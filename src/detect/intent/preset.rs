@@ -327,11 +327,10 @@ fn line_key(line: &str) -> Option<(&str, bool, &str)> {
 /// the `ask` of `task_id`).
 pub(super) fn consent_fixed(param: &str, sentence: &str) -> bool {
     let consent = param.split(['_', '-']).any(|w| {
-        let w = w.to_ascii_lowercase();
-        w == "ask"
+        w.eq_ignore_ascii_case("ask")
             || ["confirm", "approv", "consent", "verify"]
                 .iter()
-                .any(|s| w.starts_with(s))
+                .any(|s| w.get(..s.len()).is_some_and(|p| p.eq_ignore_ascii_case(s)))
     });
     consent
         && (sentence.contains("false") || sentence.contains("true"))
