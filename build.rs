@@ -11,6 +11,8 @@
 //! automaton, which the binary searches in place instead of building it at
 //! start-up (`src/lang/trie.rs`; a unit test checks it against `aho_corasick`).
 
+#[path = "src/pattern_nfa.rs"]
+mod pattern_nfa;
 #[path = "src/lang/terms.rs"]
 mod terms;
 #[path = "src/lang/trie.rs"]
@@ -24,6 +26,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/data");
     println!("cargo:rerun-if-changed=src/lang/terms.rs");
     println!("cargo:rerun-if-changed=src/lang/trie.rs");
+    println!("cargo:rerun-if-changed=src/pattern_nfa.rs");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("data");
     let mut files = Vec::new();
     let mut ids: Vec<(String, String)> = Vec::new();
@@ -43,6 +46,9 @@ fn main() {
         write_if_changed(&dest, json.as_bytes());
         for (key, pre) in prefilters(&doc, &f) {
             write_if_changed(&dest.with_extension(format!("{key}.prefilter")), &pre);
+        }
+        for (key, nfas) in pattern_nfas(&doc, &f) {
+            write_if_changed(&dest.with_extension(format!("{key}.nfa")), &nfas);
         }
         if let Some(concepts) = doc.get("concept").and_then(|c| c.as_table_like()) {
             write_if_changed(&dest.with_extension("lex"), &lexicon(concepts, &f));
@@ -332,31 +338,15 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
 /// `alternative`, `clause` byte, `flags` byte each), and last the literals'
 /// Aho–Corasick automaton (`src/lang/trie.rs`), so start-up builds nothing.
 fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
-    let Some(rel) = f
-        .strip_prefix("src/data")
-        .ok()
-        .and_then(|r| r.to_str())
-        .map(|r| r.replace('\\', "/"))
-    else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for (_, key, ci) in PATTERN_TABLES.iter().filter(|t| t.0 == rel) {
-        let rows = doc
-            .get(key)
-            .and_then(|i| i.as_array_of_tables())
-            .unwrap_or_else(|| panic!("{}: no [[{key}]]", f.display()));
+    for (key, ci, rows) in table_patterns(doc, f) {
         let mut lits: Vec<Vec<u8>> = Vec::new();
         let mut uses: Vec<Vec<(u32, u8, u8)>> = Vec::new();
         let mut index = std::collections::HashMap::<Vec<u8>, usize>::new();
         // Per alternative: its pattern and the mask of its clauses.
         let mut alts: Vec<(usize, u8)> = Vec::new();
-        for (i, row) in rows.iter().enumerate() {
-            let p = row
-                .get("pattern")
-                .and_then(|v| v.as_str())
-                .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()));
-            for required in required(p, *ci) {
+        for (i, p) in rows.iter().enumerate() {
+            for required in required(p, ci) {
                 let a = alts.len();
                 let mut mask = 0u8;
                 match required {
@@ -401,7 +391,67 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
         }
         let refs: Vec<&[u8]> = lits.iter().map(Vec::as_slice).collect();
         w.0.extend_from_slice(&trie::build(&refs));
-        out.push((*key, w.0));
+        out.push((key, w.0));
+    }
+    out
+}
+
+/// The patterns of each pattern table of a data file: `(key,
+/// case-insensitive?, patterns)`.
+fn table_patterns<'d>(
+    doc: &'d toml_edit::DocumentMut,
+    f: &Path,
+) -> Vec<(&'static str, bool, Vec<&'d str>)> {
+    let Some(rel) = f
+        .strip_prefix("src/data")
+        .ok()
+        .and_then(|r| r.to_str())
+        .map(|r| r.replace('\\', "/"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (_, key, ci) in PATTERN_TABLES.iter().filter(|t| t.0 == rel) {
+        let rows = doc
+            .get(key)
+            .and_then(|i| i.as_array_of_tables())
+            .unwrap_or_else(|| panic!("{}: no [[{key}]]", f.display()));
+        let patterns = rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.get("pattern")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()))
+            })
+            .collect();
+        out.push((*key, *ci, patterns));
+    }
+    out
+}
+
+/// Each pattern table's patterns compiled to their forward and reverse NFAs
+/// (`src/pattern_nfa.rs`): `(key, bytes)`. An invalid pattern fails the build.
+fn pattern_nfas(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
+    use regex_automata::nfa::thompson::Compiler;
+    let mut out = Vec::new();
+    for (key, ci, patterns) in table_patterns(doc, f) {
+        let nfas: Vec<_> = patterns
+            .iter()
+            .map(|p| {
+                let build = |reverse| {
+                    Compiler::new()
+                        .syntax(pattern_nfa::syntax(ci))
+                        .configure(pattern_nfa::config(reverse))
+                        .build(p)
+                        .unwrap_or_else(|e| panic!("{}: [[{key}]] pattern {p:?}: {e}", f.display()))
+                };
+                (build(false), build(true))
+            })
+            .collect();
+        let bytes = pattern_nfa::encode_table(&nfas)
+            .unwrap_or_else(|| panic!("{}: [[{key}]]: an NFA state the format lacks", f.display()));
+        out.push((key, bytes));
     }
     out
 }

@@ -13,6 +13,7 @@
 
 pub mod acquire;
 pub mod app;
+pub mod candidate;
 pub mod chars;
 pub mod ci;
 pub mod confusables;
@@ -27,6 +28,7 @@ pub mod lock;
 pub mod model;
 pub mod output;
 pub mod parse;
+pub mod pattern_nfa;
 pub mod policy;
 pub mod prefilter;
 pub mod report;

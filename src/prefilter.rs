@@ -200,41 +200,7 @@ fn automaton(lits: &[&[u8]], kind: AhoCorasickKind) -> Option<AhoCorasick> {
         .ok()
 }
 
-/// A table pattern compiled for running after its prefilter chose it: a byte
-/// regex with the same syntax and semantics as `regex::bytes::Regex`
-/// (leftmost-first, ASCII classes, `unicode(false)`) but without the regex
-/// engine's own literal prefilter. The clauses above already proved the
-/// pattern's literals occur, and extracting them again costs about 40 % of
-/// the compile, which is most of a small scan's start-up (issue 22 profile:
-/// 13 ms of 44 compiles on a 5-tool scan).
-pub type Candidate = regex_automata::meta::Regex;
-
-/// Compiles table pattern `p` as a [`Candidate`]: an NFA of up to 64 MiB and
-/// a lazy DFA whose cache may grow to `cache` bytes.
-pub fn candidate(
-    p: &str,
-    case_insensitive: bool,
-    cache: usize,
-) -> Result<Candidate, Box<regex_automata::meta::BuildError>> {
-    use regex_automata::{MatchKind, meta, util::syntax};
-    meta::Builder::new()
-        .configure(
-            meta::Config::new()
-                .match_kind(MatchKind::LeftmostFirst)
-                .utf8_empty(false)
-                .auto_prefilter(false)
-                .nfa_size_limit(Some(64 << 20))
-                .hybrid_cache_capacity(cache),
-        )
-        .syntax(
-            syntax::Config::new()
-                .unicode(false)
-                .utf8(false)
-                .case_insensitive(case_insensitive),
-        )
-        .build(p)
-        .map_err(Box::new)
-}
+pub use crate::candidate::Candidate;
 
 #[cfg(test)]
 mod tests {
@@ -345,5 +311,80 @@ mod tests {
             }
             assert!(matched > 0, "{key}: no match checked");
         }
+    }
+
+    /// The NFAs `build.rs` wrote read back equal to the ones compiled from
+    /// each pattern, and the lazy DFAs built from them find the same matches
+    /// as the `meta` regex of the pattern, on every dev-corpus string where
+    /// one of the pattern's words occurs (up to 60 per pattern).
+    #[test]
+    fn compiled_nfas_equal_the_patterns() {
+        use crate::candidate::{Candidate, meta_regex, nfas};
+        use crate::pattern_nfa::{config, decode_table, syntax};
+        use regex_automata::nfa::thompson::Compiler;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        strings(&root.join("tests/corpora/dev"), &mut texts);
+        let texts: Vec<String> = texts
+            .iter()
+            .map(|t| crate::lang::normalize(t).text)
+            .collect();
+        let injection = crate::data::json!("injection");
+        let frames = crate::data::json!("lang/frames");
+        let tables: [(&'static [u8], Vec<String>, bool); 3] = [
+            (
+                nfas!("injection", "pattern"),
+                patterns(injection, "pattern"),
+                true,
+            ),
+            (
+                nfas!("injection", "secret"),
+                patterns(injection, "secret"),
+                false,
+            ),
+            (
+                nfas!("lang/frames", "frame"),
+                patterns(frames, "frame"),
+                false,
+            ),
+        ];
+        let (mut compared, mut matched) = (0, 0);
+        for (blob, patterns, ci) in tables {
+            for (i, p) in patterns.iter().enumerate() {
+                let (fwd, rev) = decode_table(blob, patterns.len(), i).expect("pattern in file");
+                for (nfa, reverse) in [(fwd, false), (rev, true)] {
+                    let want = Compiler::new()
+                        .syntax(syntax(ci))
+                        .configure(config(reverse))
+                        .build(p)
+                        .unwrap();
+                    assert_eq!(nfa.states(), want.states(), "{p}");
+                    assert_eq!(nfa.start_anchored(), want.start_anchored(), "{p}");
+                    assert_eq!(nfa.start_unanchored(), want.start_unanchored(), "{p}");
+                }
+                let fast = Candidate::new(blob, patterns.len(), i, p, ci, 2 << 20);
+                let meta = meta_regex(p, ci, 2 << 20).unwrap();
+                // Texts that hold one of the pattern's words (its first literal of 4+ bytes).
+                let word = p
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .find(|w| w.len() >= 4)
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                for t in texts.iter().filter(|t| t.contains(&word)).take(60) {
+                    let want: Vec<_> = meta.find_iter(t.as_bytes()).map(|m| m.range()).collect();
+                    let mut got = Vec::new();
+                    fast.for_each_match(t.as_bytes(), |m| got.push(m.range()));
+                    assert_eq!(got, want, "{p} on {t:?}");
+                    let first = fast.find(t.as_bytes()).map(|m| m.range());
+                    assert_eq!(first, want.first().cloned(), "{p} on {t:?}");
+                    matched += usize::from(!want.is_empty());
+                    compared += 1;
+                }
+            }
+        }
+        assert!(
+            compared > 5_000 && matched > 200,
+            "{compared} texts compared, {matched} matched"
+        );
     }
 }

@@ -116,12 +116,16 @@ fn build(p: &str, case_insensitive: bool) -> Lazy<Regex> {
 }
 
 /// A table pattern, run only when the table's prefilter chose it.
-fn build_candidate(p: &str, case_insensitive: bool) -> Lazy<Candidate> {
+/// `nfas`: the table's NFAs compiled by `build.rs`; pattern `i` of `count`.
+fn build_candidate(
+    nfas: &'static [u8],
+    count: usize,
+    i: usize,
+    p: &str,
+    case_insensitive: bool,
+) -> Lazy<Candidate> {
     let p = p.to_string();
-    Lazy::pattern(move || {
-        crate::prefilter::candidate(&p, case_insensitive, 64 << 20)
-            .unwrap_or_else(|e| panic!("injection pattern `{p}` is invalid: {e}"))
-    })
+    Lazy::pattern(move || Candidate::new(nfas, count, i, &p, case_insensitive, 64 << 20))
 }
 
 /// The tables, compiled once per process. The file is compiled in and checked by
@@ -132,9 +136,12 @@ pub fn compiled() -> &'static Compiled {
         let file: PatternFile = crate::data::parse(crate::data::json!("injection"), "injection");
         // Literal prefilters from build.rs: only candidate patterns are compiled and run.
         let set = crate::prefilter::prefilter!("injection", "pattern", file.pattern.len());
-        let regexes = file.pattern.iter().map(|p| build_candidate(&p.pattern, true)).collect();
+        let (np, ns) = (file.pattern.len(), file.secret.len());
+        let pattern_nfas = crate::candidate::nfas!("injection", "pattern");
+        let regexes = file.pattern.iter().enumerate().map(|(i, p)| build_candidate(pattern_nfas, np, i, &p.pattern, true)).collect();
         let secret_set = crate::prefilter::prefilter!("injection", "secret", file.secret.len());
-        let secrets = file.secret.into_iter().map(|s| { let r = build_candidate(&s.pattern, false); (s.id, s.label, r) }).collect();
+        let secret_nfas = crate::candidate::nfas!("injection", "secret");
+        let secrets = file.secret.into_iter().enumerate().map(|(i, s)| { let r = build_candidate(secret_nfas, ns, i, &s.pattern, false); (s.id, s.label, r) }).collect();
         Compiled {
             patterns: file.pattern,
             set,
@@ -204,6 +211,7 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
         // Capture groups only where one is read (the self-redirect check): `find`
         // gives the same overall match without the slower capturing engine.
         let whole = if p.self_check {
+            let re = re.meta();
             let mut caps = re.create_captures();
             re.captures(text.as_bytes(), &mut caps);
             let named = caps

@@ -543,18 +543,20 @@ pub fn tables() -> &'static Tables {
         };
         let frames_file: FramesFile =
             crate::data::parse(crate::data::json!("lang/frames"), "lang/frames");
+        let count = frames_file.frame.len();
         let frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)> = frames_file
             .frame
             .iter()
-            .map(|f| {
+            .enumerate()
+            .map(|(i, f)| {
                 let id = lex
                     .id(&f.concept)
                     .unwrap_or_else(|| panic!("frames.toml: unknown concept `{}`", f.concept));
                 let p = f.pattern.clone();
                 // Behind `frame_set`: no literal prefilter of its own; the regex crate's cache size.
                 let re = Lazy::pattern(move || {
-                    crate::prefilter::candidate(&p, false, 2 << 20)
-                        .unwrap_or_else(|e| panic!("frame pattern {p}: {e}"))
+                    let nfas = crate::candidate::nfas!("lang/frames", "frame");
+                    crate::prefilter::Candidate::new(nfas, count, i, &p, false, 2 << 20)
                 });
                 (id, re)
             })
@@ -739,13 +741,13 @@ pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     }
     for i in matched {
         let (concept, re) = &t.frames[i];
-        for m in re.find_iter(text.as_bytes()) {
+        re.for_each_match(text.as_bytes(), |m| {
             hits.push(lang::Hit {
                 concept: *concept,
                 lang: lang::Lang::En,
                 span: (m.start() as u32, m.end() as u32),
-            });
-        }
+            })
+        });
     }
     hits.sort_by_key(|h| (h.span.0, h.span.1));
 }

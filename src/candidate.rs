@@ -1,0 +1,138 @@
+//! A table pattern, run after its prefilter chose it (`crate::prefilter`).
+//!
+//! Same syntax and semantics as `regex::bytes::Regex` (leftmost-first, ASCII
+//! classes, `unicode(false)`), without the regex engine's own literal
+//! prefilter: the prefilter's clauses already proved the pattern's literals
+//! occur. The pattern is not compiled at run time: `build.rs` wrote its
+//! forward and reverse NFAs (`crate::pattern_nfa`), and the lazy DFAs are
+//! built straight from them, as the `meta` regex would build them. Parsing
+//! and compiling the patterns a scan needed was about half the CPU of a
+//! 5-tool scan (issue 22). When the lazy DFA gives up (its cache thrashes on
+//! a large text), the search runs again on the `meta` regex compiled from
+//! the pattern, whose slower engines never give up: the matches are the same.
+
+use crate::lazy::Lazy;
+use regex_automata::hybrid::{self, regex::Cache};
+use regex_automata::util::iter::Searcher;
+use regex_automata::util::pool::Pool;
+use regex_automata::{Input, Match, MatchKind, meta};
+
+/// The compiled NFAs of pattern table `key` of `src/data/<path>.toml`.
+macro_rules! nfas {
+    ($path:literal, $key:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/data/", $path, ".", $key, ".nfa"))
+    };
+}
+pub(crate) use nfas;
+
+type CacheFn =
+    Box<dyn Fn() -> Cache + Send + Sync + std::panic::UnwindSafe + std::panic::RefUnwindSafe>;
+
+/// A lazy-DFA regex read from compiled NFAs, with its meta regex beside it.
+pub struct Candidate {
+    fast: Option<(std::sync::Arc<hybrid::regex::Regex>, Pool<Cache, CacheFn>)>,
+    slow: Lazy<meta::Regex>,
+}
+
+impl Candidate {
+    /// Pattern `i` of the `count` patterns whose NFAs are in `nfas`; `p` is its
+    /// text (`case_insensitive` as compiled), for the fallback engine; the lazy
+    /// DFA's cache may grow to `cache` bytes.
+    pub fn new(
+        nfas: &'static [u8],
+        count: usize,
+        i: usize,
+        p: &str,
+        case_insensitive: bool,
+        cache: usize,
+    ) -> Candidate {
+        let fast = crate::pattern_nfa::decode_table(nfas, count, i).and_then(|(fwd, rev)| {
+            // The meta regex's lazy-DFA settings (regex-automata `meta::wrappers`).
+            let config = hybrid::dfa::Config::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .starts_for_each_pattern(true)
+                .unicode_word_boundary(true)
+                .specialize_start_states(false)
+                .cache_capacity(cache)
+                .minimum_cache_clear_count(Some(3))
+                .minimum_bytes_per_state(Some(10));
+            let fwd = hybrid::dfa::Builder::new()
+                .configure(config.clone())
+                .build_from_nfa(fwd)
+                .ok()?;
+            let rev = hybrid::dfa::Builder::new()
+                .configure(config.match_kind(MatchKind::All))
+                .build_from_nfa(rev)
+                .ok()?;
+            let re = std::sync::Arc::new(hybrid::regex::Builder::new().build_from_dfas(fwd, rev));
+            let r2 = std::sync::Arc::clone(&re);
+            let create: CacheFn = Box::new(move || r2.create_cache());
+            Some((re, Pool::new(create)))
+        });
+        let p = p.to_string();
+        let slow = Lazy::new(move || {
+            meta_regex(&p, case_insensitive, cache)
+                .unwrap_or_else(|e| panic!("table pattern {p}: {e}"))
+        });
+        if fast.is_none() || cfg!(test) {
+            // An NFA file that does not hold the pattern: compile it now, so an
+            // invalid one fails where its table is loaded (and in unit tests).
+            slow.force();
+        }
+        Candidate { fast, slow }
+    }
+
+    /// Every match in `hay`, in order (as `find_iter`).
+    pub fn for_each_match(&self, hay: &[u8], mut f: impl FnMut(Match)) {
+        if let Some((re, pool)) = &self.fast {
+            let mut cache = pool.get();
+            let mut it = Searcher::new(Input::new(hay));
+            let mut found = Vec::new();
+            loop {
+                match it.try_advance(|input| re.try_search(&mut cache, input)) {
+                    Ok(Some(m)) => found.push(m),
+                    Ok(None) => return found.into_iter().for_each(f),
+                    // Gave up: the whole search runs again below.
+                    Err(_) => break,
+                }
+            }
+        }
+        self.slow.find_iter(hay).for_each(&mut f);
+    }
+
+    /// The first match in `hay`.
+    pub fn find(&self, hay: &[u8]) -> Option<Match> {
+        if let Some((re, pool)) = &self.fast
+            && let Ok(m) = re.try_search(&mut pool.get(), &Input::new(hay))
+        {
+            return m;
+        }
+        self.slow.find(hay)
+    }
+
+    /// The compiled regex, for capture groups (compiled on first use).
+    pub fn meta(&self) -> &meta::Regex {
+        &self.slow
+    }
+}
+
+/// Compiles table pattern `p` as a `meta` regex: an NFA of up to 64 MiB and a
+/// lazy DFA whose cache may grow to `cache` bytes; no literal prefilter.
+pub fn meta_regex(
+    p: &str,
+    case_insensitive: bool,
+    cache: usize,
+) -> Result<meta::Regex, Box<meta::BuildError>> {
+    meta::Builder::new()
+        .configure(
+            meta::Config::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .utf8_empty(false)
+                .auto_prefilter(false)
+                .nfa_size_limit(Some(64 << 20))
+                .hybrid_cache_capacity(cache),
+        )
+        .syntax(crate::pattern_nfa::syntax(case_insensitive))
+        .build(p)
+        .map_err(Box::new)
+}
