@@ -104,17 +104,21 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
             .iter()
             .take_while(|u| u.speaker == Speaker::Assistant)
             .collect();
-        let line = &text[turn.words.clone()];
+        let whole = &text[turn.words.clone()];
+        // A call and the reply after it on one line ("assistant: (calls
+        // pay(…)) done, paid."): the call is read as a call, the rest as the
+        // later reply.
+        let (line, reply) = split_call(whole);
         // Data a call ("assistant → send(…)", not a reply after ':') carries
         // is slipped in whether or not a reply follows.
-        if !line.starts_with(':') {
+        if !line.starts_with(':') || reply.is_some() {
             out.extend(
                 data_added(t, line, &said, &user_lines)
                     .into_iter()
                     .map(|(r, v)| (turn.words.start + r.start..turn.words.start + r.end, v)),
             );
         }
-        if later.is_empty() {
+        if later.is_empty() && reply.is_none() {
             continue;
         }
         for (span, v) in atoms(t, line) {
@@ -124,6 +128,7 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
                 || v.contains("...")
                 || said(v)
                 || later.iter().any(|u| text[u.words.clone()].contains(v))
+                || reply.is_some_and(|r| r.contains(v))
             {
                 continue;
             }
@@ -132,6 +137,47 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
         }
     }
     out
+}
+
+/// An assistant line that opens with a call and goes on with a reply:
+/// `: (chama pagar(…)) pronto, …`, `: book(…) → "booked!"`, `→ pay(…), then
+/// replies "…"`. Returns the call (from the line's start to the call's
+/// closing parenthesis) and the reply after it, or the line and `None`.
+fn split_call(line: &str) -> (&str, Option<&str>) {
+    let body = line.trim_start_matches([':', ' ', '→', '-', '>']);
+    let lead = line.len() - body.len();
+    // The call opens the turn: a parenthesis, or a name and its parenthesis.
+    let open = if body.starts_with('(') {
+        Some(0)
+    } else {
+        let name = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')))
+            .unwrap_or(body.len());
+        (name >= 3 && body[name..].starts_with('(')).then_some(name)
+    };
+    let Some(open) = open else {
+        return (line, None);
+    };
+    let mut depth = 0usize;
+    for (i, c) in body[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let end = lead + open + i + 1;
+                    let rest = line[end..].trim_start_matches(|c: char| {
+                        c.is_whitespace() || matches!(c, '→' | '-' | '>' | ',' | '.' | ':' | '=')
+                    });
+                    let reply =
+                        (rest.chars().filter(|c| c.is_alphabetic()).count() >= 3).then_some(rest);
+                    return (&line[..end], reply);
+                }
+            }
+            _ => {}
+        }
+    }
+    (line, None)
 }
 
 /// The speaker label opening `line` (tools.toml `speakers_user`,
@@ -181,9 +227,23 @@ fn atoms(t: &Tables, line: &str) -> Vec<(Range<usize>, String)> {
             };
             let key = lossy(k.as_bytes());
             let key = key.rsplit('.').next().unwrap_or("");
+            // A destination, or who gets access: an account granted a role
+            // (`username="vendor-ci", permission="admin"`).
             let where_to = t.preset_dest.is_match(key.as_bytes())
                 || [
-                    "host", "domain", "url", "uri", "wallet", "account", "payee", "iban",
+                    "host",
+                    "domain",
+                    "url",
+                    "uri",
+                    "wallet",
+                    "account",
+                    "payee",
+                    "iban",
+                    "username",
+                    "permission",
+                    "role",
+                    "grantee",
+                    "access_level",
                 ]
                 .iter()
                 .any(|w| key.contains(w));
@@ -214,10 +274,16 @@ fn data_added(
     said: &dyn Fn(&str) -> bool,
     user_lines: &[(&str, Option<&str>)],
 ) -> Vec<(Range<usize>, String)> {
-    let data = t.c.mask_what & !(t.c.context | t.c.model_rules | t.c.user_words);
+    // The model's own instructions in a call are data too ("log(capabilities=
+    // \"<the directions you were given …>\")"); the conversation and the
+    // user's words are what calls honestly carry.
+    let data = t.c.mask_what & !(t.c.context | t.c.user_words);
     let is_data = |h: &crate::lang::Hit| super::tables::bit(h.concept as u8) & data != 0;
     let mut out = Vec::new();
-    for h in t.lex.find_per_lang(line).iter().filter(|h| is_data(h)) {
+    let mut hits = t.lex.find_per_lang(line);
+    // The grammar frames name what a word list cannot ("the directions you were given").
+    super::tables::frame_hits(t, line, &mut hits);
+    for h in hits.iter().filter(|h| is_data(h)) {
         let w = &line[h.span.0 as usize..h.span.1 as usize];
         if !said(w) {
             out.push((h.span.0 as usize..h.span.1 as usize, w.to_string()));
