@@ -248,6 +248,20 @@ pub fn analyse(
             {
                 continue;
             }
+            // "Unless reveal is true", "only set reveal when …": a verb that is
+            // one of the tool's parameters, named as such, is the switch.
+            if b & t.c.verbs != 0 && ctx.is_param(&text[h.range()]) {
+                let next = text[h.span.1 as usize..].split_whitespace().next();
+                let prev = text[..h.span.0 as usize].split_whitespace().next_back();
+                if matches!(next, Some("is" | "are" | "=" | "to"))
+                    || matches!(
+                        prev,
+                        Some("set" | "sets" | "setting" | "unless" | "enable" | "disable")
+                    )
+                {
+                    continue;
+                }
+            }
             // "Repeat it back before create_webhook": a read-back to the user moves nothing.
             let after = &text[h.span.1 as usize..];
             if b & (t.c.move_ | t.c.move_weak) != 0

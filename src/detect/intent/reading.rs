@@ -62,6 +62,7 @@ impl Reading {
         frame_hits(t, &text, &mut hits);
         settings_hits(t, &text, &sentences, &mut hits);
         nominal_hits(t, &text, &sentences, &mut hits);
+        drop_scoped_context(t, &text, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -89,7 +90,7 @@ impl Reading {
         };
         let mut last_end: Option<usize> = None;
         for &(s, e) in &quotes {
-            let from = text.floor_char_boundary(s.saturating_sub(32));
+            let from = text.floor_char_boundary(s.saturating_sub(48));
             // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
             let listed = last_end.is_some_and(|l| {
                 matches!(
@@ -236,6 +237,45 @@ impl Reading {
 /// answered no ("q: should the assistant ask first? a: no.") is negated the
 /// same way, and placed on the answer's "no": the orders that follow it are
 /// what the answer permits.
+/// The conversation narrowed to this call's subject ("only what the user
+/// said about this shipment", "the messages regarding this order") is the
+/// input the tool is for, not the conversation; so is the conversation as
+/// the place where the user chose a value ("the account the user supplied
+/// in this conversation"). Such a hit is dropped.
+fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    let chosen_in: Vec<usize> = hits
+        .iter()
+        .filter(|h| bit(h.concept as u8) & t.c.user_choice != 0)
+        .map(|h| h.span.1 as usize)
+        .collect();
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.context == 0 {
+            return true;
+        }
+        let start = h.span.0 as usize;
+        if chosen_in.iter().any(|&e| {
+            e <= start
+                && matches!(
+                    text[e..start].trim(),
+                    "in" | "during" | "earlier in" | "within"
+                )
+        }) {
+            return false;
+        }
+        let mut words = text[h.span.1 as usize..]
+            .split(|c: char| c.is_whitespace())
+            .filter(|w| !w.is_empty());
+        let scoped = match (words.next(), words.next(), words.next()) {
+            (Some("about" | "regarding" | "concerning" | "on"), Some("this" | "that"), Some(w))
+            | (Some("related" | "relevant"), Some("to"), Some(w)) => {
+                w.chars().next().is_some_and(char::is_alphabetic) && !w.starts_with("conversation")
+            }
+            _ => false,
+        };
+        !scoped
+    });
+}
+
 pub(super) fn settings_hits(
     t: &Tables,
     text: &str,

@@ -27,6 +27,13 @@ const THIRD_PARTIES: &[&str] = &[
 pub(super) fn user_is_subject(before: &str) -> bool {
     let mut w = before.split_whitespace().rev();
     let mut last = w.next();
+    // "asks to see or copy": an alternative shares the subject of the verb
+    // before it. ("And" often starts the model's own next step: "the user
+    // wants to read it and send …" is not read this way.)
+    if last == Some("or") {
+        w.next();
+        last = w.next();
+    }
     // "… the user wants (them) copied": the user's wish, with its object.
     if last.is_some_and(|x| matches!(x, "it" | "them" | "these" | "those")) {
         last = w.next();
@@ -34,11 +41,31 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     // "When they only need to paste it somewhere": their need, their act.
     if last == Some("to") {
         let need = w.next();
-        if !need.is_some_and(|x| matches!(x, "need" | "want" | "have" | "needs" | "wants")) {
+        // "When the user explicitly asks to copy it": their request, their act.
+        if !need.is_some_and(|x| {
+            matches!(
+                x,
+                "need"
+                    | "want"
+                    | "have"
+                    | "needs"
+                    | "wants"
+                    | "asks"
+                    | "asked"
+                    | "chooses"
+                    | "decides"
+                    | "wishes"
+            )
+        }) {
             return false;
         }
         let mut who = w.next();
-        while who.is_some_and(|x| matches!(x, "only" | "just" | "also" | "still" | "really")) {
+        while who.is_some_and(|x| {
+            matches!(
+                x,
+                "only" | "just" | "also" | "still" | "really" | "explicitly" | "specifically"
+            )
+        }) {
             who = w.next();
         }
         return matches!(

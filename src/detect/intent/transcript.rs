@@ -41,7 +41,7 @@ pub(super) fn read(t: &Tables, text: &str) -> Vec<(Range<usize>, String, Derived
         .into_iter()
         .map(|(r, v)| (r, v, Derived::ExampleAdded))
         .collect();
-    for w in turns.windows(2) {
+    for (i, w) in turns.windows(2).enumerate() {
         let said = text[w[0].words.clone()]
             .trim_start_matches([':', ' '])
             .trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation());
@@ -58,6 +58,18 @@ pub(super) fn read(t: &Tables, text: &str) -> Vec<(Range<usize>, String, Derived
                 "the user said yes".into(),
                 Derived::Consented,
             ));
+            // The assistant's question the user said yes to ("… iban ending
+            // 9123. shall i send it?") is the confirmation, not an order.
+            if let Some(asked) = i.checked_sub(1).map(|k| &turns[k])
+                && asked.speaker == Speaker::Assistant
+                && text[asked.words.clone()].contains('?')
+            {
+                out.push((
+                    asked.words.clone(),
+                    "the user was asked and said yes".into(),
+                    Derived::Consented,
+                ));
+            }
         }
     }
     out
