@@ -245,7 +245,7 @@ pub(super) fn derive(
         if !live(caps.get(0).map_or(0, |m| m.start())) {
             continue;
         }
-        if let Some(n) = (1..=5).find_map(|i| caps.get(i)).map(text)
+        if let Some(n) = (1..=7).find_map(|i| caps.get(i)).map(text)
             && (ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()))
             && !ctx.scalars.contains(&n)
         {

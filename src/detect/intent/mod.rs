@@ -36,6 +36,7 @@ mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
 mod negation;
+mod query_slot;
 mod subject;
 use negation::Negation;
 use subject::user_is_subject;
@@ -536,6 +537,8 @@ pub fn analyse(
         }
         sig.sentences.push(sen);
     }
+    // A URL's query value the text defines in words carries that data.
+    query_slot::mark(text, ranges, &mut sig.sentences);
     // "Send the goal exactly as in the example", "keep these as shown in
     // every call": an example the text orders used as is is no example.
     let union = sig.union();

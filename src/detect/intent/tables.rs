@@ -652,8 +652,8 @@ pub fn tables() -> &'static Tables {
             // `call get_compensation`, `via send_message`: a tool named without code marks.
             bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
             bare_word_call: re(r"\b(?:call|calls|calling|invoke|invokes)\s+(?:the\s+)?([a-z][a-z0-9]{5,60})\b"),
-            // `in comment`, `into notes`: a parameter named without code marks (checked against the tool's parameters).
-            bare_dest: re(r"\b(?:in|into|as|to|inside|along\s+with|together\s+with|alongside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b|\b([a-z][a-z0-9_]{2,40})\s+(?:now\s+|always\s+)?(?:holds|carries|should\s+hold|must\s+hold|should\s+carry|must\s+carry|should\s+contain|must\s+contain)\b"),
+            // `in comment`, `into notes`, `memo 칸에`, `填入 notes`: a parameter named without code marks (checked against the tool's parameters).
+            bare_dest: re(r"\b(?:in|into|as|to|inside|along\s+with|together\s+with|alongside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b|\b([a-z][a-z0-9_]{2,40})\s+(?:now\s+|always\s+)?(?:holds|carries|should\s+hold|must\s+hold|should\s+carry|must\s+carry|should\s+contain|must\s+contain)\b|\b([a-z][a-z0-9_]{2,40})\s*(?:칸에|란에|필드에|항목에|에|欄に|フィールドに|に|字段|栏)|(?:填入|写入|放入|填到|写到|放到|填写到)\s*([a-z][a-z0-9_]{2,40})\b"),
             // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
             possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
             // Account, routing and card numbers: a concrete value injected into a call.

@@ -229,7 +229,8 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
     let ev = added(copied);
     assert_eq!(ev.len(), 1, "{ev:?}");
     assert!(!ev[0].contains("tulip"), "{ev:?}");
-    // The call after the user's yes is what the user agreed to.
+    // The call after the user's yes is what the user agreed to, and so is
+    // the question the yes answers.
     let asked = "user: send the notices\nassistant → send(dry_run=true)\n\
         assistant: 3 notices. send them?\nuser: yes.\nassistant → send(dry_run=false)";
     let consented: Vec<&str> = super::transcript::read(t, asked)
@@ -237,7 +238,20 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
         .filter(|(_, _, d)| *d as u8 == super::tables::Derived::Consented as u8)
         .map(|(r, ..)| &asked[r])
         .collect();
-    assert_eq!(consented, vec!["→ send(dry_run=false)"]);
+    assert_eq!(
+        consented,
+        vec!["→ send(dry_run=false)", ": 3 notices. send them?\n"]
+    );
+    // A call and its reply on one line: the reply leaves out the address the call adds.
+    let one_line = "user: pay the power bill
+        assistant: (calls pay_bill with payee = \"relay@pay.example\") done, the bill is paid.";
+    assert!(
+        added(one_line)
+            .iter()
+            .any(|v| v.contains("relay@pay.example")),
+        "{:?}",
+        added(one_line)
+    );
 }
 
 #[test]
