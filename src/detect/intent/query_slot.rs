@@ -38,7 +38,11 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
     while let Some(q) = text[from..].find(['?', '&']).map(|i| from + i) {
         from = q + 1;
         // Only inside a URL: the scheme comes before, with no space between.
-        let start = text[..q].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let start = text[..q]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(i, c)| i + c.len_utf8());
         if !text[start..q].contains("://") {
             continue;
         }
@@ -83,5 +87,8 @@ mod tests {
         assert_eq!(got, vec!["summary"]);
         let plain = "see https://docs.example/page?lang=english for the english guide.";
         assert!(super::defined(plain).is_empty());
+        // A multi-byte space before the URL is a boundary, not a place to cut.
+        let wide = "see\u{2028}https://b.example/p?q=recap where recap is the chat.";
+        assert_eq!(super::defined(wide).len(), 1);
     }
 }

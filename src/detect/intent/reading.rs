@@ -268,7 +268,11 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
         let scoped = match (words.next(), words.next(), words.next()) {
             (Some("about" | "regarding" | "concerning" | "on"), Some("this" | "that"), Some(w))
             | (Some("related" | "relevant"), Some("to"), Some(w)) => {
-                w.chars().next().is_some_and(char::is_alphabetic) && !w.starts_with("conversation")
+                // "About this chat" is the conversation again.
+                w.chars().next().is_some_and(char::is_alphabetic)
+                    && !["conversation", "chat", "session", "thread", "dialog"]
+                        .iter()
+                        .any(|x| w.starts_with(x))
             }
             _ => false,
         };
