@@ -16,6 +16,7 @@ use regex_automata::hybrid::{self, regex::Cache};
 use regex_automata::util::iter::Searcher;
 use regex_automata::util::pool::Pool;
 use regex_automata::{Input, Match, MatchKind, meta};
+use std::sync::{Arc, OnceLock};
 
 /// The compiled NFAs of pattern table `key` of `src/data/<path>.toml`.
 macro_rules! nfas {
@@ -27,10 +28,64 @@ pub(crate) use nfas;
 
 type CacheFn =
     Box<dyn Fn() -> Cache + Send + Sync + std::panic::UnwindSafe + std::panic::RefUnwindSafe>;
+type FwdCacheFn = Box<
+    dyn Fn() -> hybrid::dfa::Cache
+        + Send
+        + Sync
+        + std::panic::UnwindSafe
+        + std::panic::RefUnwindSafe,
+>;
 
-/// A lazy-DFA regex read from compiled NFAs, with its meta regex beside it.
+/// Both lazy DFAs, as one regex that reports where a match starts.
+type Engine = (Arc<hybrid::regex::Regex>, Pool<Cache, CacheFn>);
+
+/// The lazy DFAs read from compiled NFAs. Most candidates a prefilter passes
+/// never match, and telling that needs only the forward DFA: the reverse NFA
+/// is read, and its DFA built, on the first text that has a match.
+struct Fast {
+    fwd: Arc<hybrid::dfa::DFA>,
+    fwd_caches: Pool<hybrid::dfa::Cache, FwdCacheFn>,
+    config: hybrid::dfa::Config,
+    /// The reverse NFA's bytes (`crate::pattern_nfa`).
+    rev: &'static [u8],
+    full: OnceLock<Option<Engine>>,
+}
+
+impl Fast {
+    /// Whether `hay` holds a match (`None`: the lazy DFA gave up).
+    fn any(&self, hay: &[u8]) -> Option<bool> {
+        let mut cache = self.fwd_caches.get();
+        self.fwd
+            .try_search_fwd(&mut cache, &Input::new(hay))
+            .ok()
+            .map(|m| m.is_some())
+    }
+
+    /// The regex that reports whole matches, built on first use.
+    fn full(&self) -> Option<&Engine> {
+        self.full
+            .get_or_init(|| {
+                let mut at = 0;
+                let nfa = crate::pattern_nfa::decode(self.rev, &mut at, true)?;
+                (at == self.rev.len()).then_some(())?;
+                let rev = hybrid::dfa::Builder::new()
+                    .configure(self.config.clone().match_kind(MatchKind::All))
+                    .build_from_nfa(nfa)
+                    .ok()?;
+                let re = Arc::new(
+                    hybrid::regex::Builder::new().build_from_dfas((*self.fwd).clone(), rev),
+                );
+                let r2 = Arc::clone(&re);
+                let create: CacheFn = Box::new(move || r2.create_cache());
+                Some((re, Pool::new(create)))
+            })
+            .as_ref()
+    }
+}
+
+/// A table pattern's lazy DFAs, with its meta regex beside it.
 pub struct Candidate {
-    fast: Option<(std::sync::Arc<hybrid::regex::Regex>, Pool<Cache, CacheFn>)>,
+    fast: Option<Fast>,
     slow: Lazy<meta::Regex>,
 }
 
@@ -46,7 +101,9 @@ impl Candidate {
         case_insensitive: bool,
         cache: usize,
     ) -> Candidate {
-        let fast = crate::pattern_nfa::decode_table(nfas, count, i).and_then(|(fwd, rev)| {
+        let fast = crate::pattern_nfa::entry(nfas, count, i).and_then(|one| {
+            let mut at = 0;
+            let nfa = crate::pattern_nfa::decode(one, &mut at, false)?;
             // The meta regex's lazy-DFA settings (regex-automata `meta::wrappers`).
             let config = hybrid::dfa::Config::new()
                 .match_kind(MatchKind::LeftmostFirst)
@@ -56,18 +113,21 @@ impl Candidate {
                 .cache_capacity(cache)
                 .minimum_cache_clear_count(Some(3))
                 .minimum_bytes_per_state(Some(10));
-            let fwd = hybrid::dfa::Builder::new()
-                .configure(config.clone())
-                .build_from_nfa(fwd)
-                .ok()?;
-            let rev = hybrid::dfa::Builder::new()
-                .configure(config.match_kind(MatchKind::All))
-                .build_from_nfa(rev)
-                .ok()?;
-            let re = std::sync::Arc::new(hybrid::regex::Builder::new().build_from_dfas(fwd, rev));
-            let r2 = std::sync::Arc::clone(&re);
-            let create: CacheFn = Box::new(move || r2.create_cache());
-            Some((re, Pool::new(create)))
+            let fwd = Arc::new(
+                hybrid::dfa::Builder::new()
+                    .configure(config.clone())
+                    .build_from_nfa(nfa)
+                    .ok()?,
+            );
+            let f2 = Arc::clone(&fwd);
+            let create: FwdCacheFn = Box::new(move || f2.create_cache());
+            Some(Fast {
+                fwd,
+                fwd_caches: Pool::new(create),
+                config,
+                rev: one.get(at..)?,
+                full: OnceLock::new(),
+            })
         });
         let p = p.to_string();
         let slow = Lazy::new(move || {
@@ -84,16 +144,21 @@ impl Candidate {
 
     /// Every match in `hay`, in order (as `find_iter`).
     pub fn for_each_match(&self, hay: &[u8], mut f: impl FnMut(Match)) {
-        if let Some((re, pool)) = &self.fast {
-            let mut cache = pool.get();
-            let mut it = Searcher::new(Input::new(hay));
-            let mut found = Vec::new();
-            loop {
-                match it.try_advance(|input| re.try_search(&mut cache, input)) {
-                    Ok(Some(m)) => found.push(m),
-                    Ok(None) => return found.into_iter().for_each(f),
-                    // Gave up: the whole search runs again below.
-                    Err(_) => break,
+        if let Some(fast) = &self.fast {
+            if fast.any(hay) == Some(false) {
+                return;
+            }
+            if let Some((re, pool)) = fast.full() {
+                let mut cache = pool.get();
+                let mut it = Searcher::new(Input::new(hay));
+                let mut found = Vec::new();
+                loop {
+                    match it.try_advance(|input| re.try_search(&mut cache, input)) {
+                        Ok(Some(m)) => found.push(m),
+                        Ok(None) => return found.into_iter().for_each(f),
+                        // Gave up: the whole search runs again below.
+                        Err(_) => break,
+                    }
                 }
             }
         }
@@ -102,10 +167,15 @@ impl Candidate {
 
     /// The first match in `hay`.
     pub fn find(&self, hay: &[u8]) -> Option<Match> {
-        if let Some((re, pool)) = &self.fast
-            && let Ok(m) = re.try_search(&mut pool.get(), &Input::new(hay))
-        {
-            return m;
+        if let Some(fast) = &self.fast {
+            if fast.any(hay) == Some(false) {
+                return None;
+            }
+            if let Some((re, pool)) = fast.full()
+                && let Ok(m) = re.try_search(&mut pool.get(), &Input::new(hay))
+            {
+                return m;
+            }
         }
         self.slow.find(hay)
     }

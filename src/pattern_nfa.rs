@@ -222,9 +222,9 @@ pub fn encode_table(nfas: &[(NFA, NFA)]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Pattern `i`'s forward and reverse NFA from a table file of `count`
-/// patterns (`None` if the file does not hold them).
-pub fn decode_table(b: &[u8], count: usize, i: usize) -> Option<(NFA, NFA)> {
+/// Pattern `i`'s bytes in a table file of `count` patterns: its forward NFA,
+/// then its reverse NFA (`None` if the file does not hold them).
+pub fn entry(b: &[u8], count: usize, i: usize) -> Option<&[u8]> {
     let mut r = Reader { b, at: 0 };
     if r.u32()? != count || i >= count {
         return None;
@@ -232,8 +232,13 @@ pub fn decode_table(b: &[u8], count: usize, i: usize) -> Option<(NFA, NFA)> {
     r.at = 4 + 4 * i;
     let start = r.u32()?;
     let end = r.u32()?;
-    let body = b.get(4 + 4 * (count + 1)..)?;
-    let one = body.get(start..end)?;
+    b.get(4 + 4 * (count + 1)..)?.get(start..end)
+}
+
+/// Pattern `i`'s forward and reverse NFA from a table file of `count`
+/// patterns (`None` if the file does not hold them).
+pub fn decode_table(b: &[u8], count: usize, i: usize) -> Option<(NFA, NFA)> {
+    let one = entry(b, count, i)?;
     let mut at = 0;
     let fwd = decode(one, &mut at, false)?;
     let rev = decode(one, &mut at, true)?;
