@@ -234,13 +234,3 @@ pub fn entry(b: &[u8], count: usize, i: usize) -> Option<&[u8]> {
     let end = r.u32()?;
     b.get(4 + 4 * (count + 1)..)?.get(start..end)
 }
-
-/// Pattern `i`'s forward and reverse NFA from a table file of `count`
-/// patterns (`None` if the file does not hold them).
-pub fn decode_table(b: &[u8], count: usize, i: usize) -> Option<(NFA, NFA)> {
-    let one = entry(b, count, i)?;
-    let mut at = 0;
-    let fwd = decode(one, &mut at, false)?;
-    let rev = decode(one, &mut at, true)?;
-    (at == one.len()).then_some((fwd, rev))
-}

@@ -200,8 +200,6 @@ fn automaton(lits: &[&[u8]], kind: AhoCorasickKind) -> Option<AhoCorasick> {
         .ok()
 }
 
-pub use crate::candidate::Candidate;
-
 #[cfg(test)]
 mod tests {
     use regex::bytes::RegexSetBuilder;
@@ -320,7 +318,7 @@ mod tests {
     #[test]
     fn compiled_nfas_equal_the_patterns() {
         use crate::candidate::{Candidate, meta_regex, nfas};
-        use crate::pattern_nfa::{config, decode_table, syntax};
+        use crate::pattern_nfa::{config, decode, entry, syntax};
         use regex_automata::nfa::thompson::Compiler;
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut texts = Vec::new();
@@ -351,7 +349,11 @@ mod tests {
         let (mut compared, mut matched) = (0, 0);
         for (blob, patterns, ci) in tables {
             for (i, p) in patterns.iter().enumerate() {
-                let (fwd, rev) = decode_table(blob, patterns.len(), i).expect("pattern in file");
+                let one = entry(blob, patterns.len(), i).expect("pattern in file");
+                let mut at = 0;
+                let fwd = decode(one, &mut at, false).expect("forward NFA");
+                let rev = decode(one, &mut at, true).expect("reverse NFA");
+                assert_eq!(at, one.len(), "{p}: bytes after the reverse NFA");
                 for (nfa, reverse) in [(fwd, false), (rev, true)] {
                     let want = Compiler::new()
                         .syntax(syntax(ci))

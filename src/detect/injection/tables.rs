@@ -2,9 +2,10 @@
 //! runs it over one field (`scan_text`, giving `Hit`s). A leaf: the other
 //! files of `injection/` read it; it reads none of them.
 
+use crate::candidate::Candidate;
 use crate::finding::{Confidence, Severity};
 use crate::lazy::Lazy;
-use crate::prefilter::{Candidate, Prefilter};
+use crate::prefilter::Prefilter;
 use crate::surface::Channel;
 use regex::bytes::{Regex, RegexBuilder};
 use serde::Deserialize;

@@ -269,7 +269,7 @@ pub struct Tables {
     pub(super) query_template: Lazy<Regex>,
 
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
-    frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)>,
+    frames: Vec<(lang::ConceptId, Lazy<crate::candidate::Candidate>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
     frame_set: crate::prefilter::Prefilter,
 }
@@ -544,7 +544,7 @@ pub fn tables() -> &'static Tables {
         let frames_file: FramesFile =
             crate::data::parse(crate::data::json!("lang/frames"), "lang/frames");
         let count = frames_file.frame.len();
-        let frames: Vec<(lang::ConceptId, Lazy<crate::prefilter::Candidate>)> = frames_file
+        let frames: Vec<(lang::ConceptId, Lazy<crate::candidate::Candidate>)> = frames_file
             .frame
             .iter()
             .enumerate()
@@ -556,7 +556,7 @@ pub fn tables() -> &'static Tables {
                 // Behind `frame_set`: no literal prefilter of its own; the regex crate's cache size.
                 let re = Lazy::pattern(move || {
                     let nfas = crate::candidate::nfas!("lang/frames", "frame");
-                    crate::prefilter::Candidate::new(nfas, count, i, &p, false, 2 << 20)
+                    crate::candidate::Candidate::new(nfas, count, i, &p, false, 2 << 20)
                 });
                 (id, re)
             })
