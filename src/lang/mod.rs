@@ -547,7 +547,9 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                     let dots = b[..=i].iter().rev().take_while(|&&x| x == b'.').count();
                     dots >= 2 && i + 1 > dots && matches!(b[i + 1 - dots - 1], b'=' | b':')
                 };
-                follows_ok && !abbrev && !placeholder
+                // A statement's own `;` inside quoted code (`'set x = 1;'`) ends nothing.
+                let quoted_code = c == ';' && matches!(next, Some(b'\'' | b'"'));
+                follows_ok && !abbrev && !placeholder && !quoted_code
             }
             _ => false,
         };

@@ -4,7 +4,7 @@
 //! order's verb stands).
 
 use super::item::{
-    ItemCtx, QUERY_SLOTS, identifiers, own_name, own_tool_names, same_name, squash, tool_shaped,
+    ItemCtx, QUERY_SLOTS, dotted_tools, identifiers, own_name, own_tool_names, same_name, squash, tool_shaped,
     word_in,
 };
 use super::reading::quote_spans;
@@ -268,6 +268,12 @@ pub(super) fn derive(
                     &format!("{owner}'s `{tool}`"),
                 );
             }
+        }
+    }
+    if sentence.contains('.') {
+        for n in dotted_tools(t, ctx, sentence) {
+            sen.add(Derived::ToolKnown as u8, n);
+            sen.add(t.c.other_tool.trailing_zeros() as u8, n);
         }
     }
     // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo;

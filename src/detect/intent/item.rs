@@ -436,3 +436,37 @@ pub(super) fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
         .chain(&s.resource_templates)
         .any(|i| i.name.eq_ignore_ascii_case(name))
 }
+
+/// Another server's tool written as `server.tool` ("postgres.query",
+/// "stripe.create_refund", "stripe.*"): the server is a known one that is not
+/// this server, and the tool is shaped like a tool (a verb, a snake-case name,
+/// or `*`) that this server does not have.
+pub(super) fn dotted_tools<'s>(t: &Tables, ctx: &ItemCtx<'_>, sentence: &'s str) -> Vec<&'s str> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let own = ctx.s.name.to_lowercase();
+    let mut found = Vec::new();
+    for (dot, _) in sentence.match_indices('.') {
+        let owner_start = sentence[..dot]
+            .char_indices()
+            .rfind(|&(_, c)| !word(c))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let owner = &sentence[owner_start..dot];
+        let rest = &sentence[dot + 1..];
+        let tool_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '*'))
+            .unwrap_or(rest.len());
+        let tool = &rest[..tool_len];
+        let shaped = tool == "*"
+            || tool.contains('_') && tool.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+            || t.tool_verbs.contains(tool);
+        if shaped
+            && t.servers.contains(owner)
+            && !own.contains(owner)
+            && !ctx.is_own_tool(tool)
+            && !sentence[..owner_start].ends_with(['.', '/', '@'])
+        {
+            found.push(&sentence[owner_start..dot + 1 + tool_len]);
+        }
+    }
+    found
+}

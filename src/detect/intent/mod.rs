@@ -32,6 +32,7 @@
 
 mod derive;
 mod evaluate;
+mod fnv;
 mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
@@ -52,7 +53,8 @@ pub use evaluate::analyse_item;
 pub(crate) use item::first_sentence;
 pub use reading::Reading;
 pub use signals::{FieldSignals, PatternFacts, Sentence, Structure};
-pub use tables::{Combo, Derived, Fnv, FnvBuild, Scope, Tables, tables};
+pub use fnv::{Fnv, FnvBuild};
+pub use tables::{Combo, Derived, Scope, Tables, tables};
 
 use crate::finding::Severity;
 use crate::lang;

@@ -121,13 +121,24 @@ impl<'a> Negation<'a> {
         prohibition: Option<&lang::Hit>,
     ) -> (Option<usize>, Option<Range<usize>>) {
         let from = prohibition.map(|h| h.span.1 as usize);
+        // Hindi puts its "न"/"मत" before the verb, at the clause's end: it
+        // negates the clause too, back to a comma or an "and".
+        let devanagari = |c: char| matches!(c as u32, 0x0900..=0x097F);
         let back = prohibition
-            .filter(|h| self.text[h.range()].chars().any(is_kana_or_hangul))
+            .filter(|h| {
+                self.text[h.range()]
+                    .chars()
+                    .any(|c| is_kana_or_hangul(c) || devanagari(c))
+            })
             .map(|h| {
                 let before = &self.text[self.range.start..h.span.0 as usize];
                 let clause = before
                     .rfind([',', '、', '，', ';', '；'])
                     .map_or(self.range.start, |i| self.range.start + i);
+                let clause = [" और ", " तथा ", " फिर "]
+                    .iter()
+                    .filter_map(|w| before.rfind(w).map(|i| self.range.start + i))
+                    .fold(clause, usize::max);
                 clause..h.span.0 as usize
             });
         (from, back)

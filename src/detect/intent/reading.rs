@@ -63,6 +63,7 @@ impl Reading {
         settings_hits(t, &text, &sentences, &mut hits);
         nominal_hits(t, &text, &sentences, &mut hits);
         drop_scoped_context(t, &text, &mut hits);
+        drop_indirect_questions(t, &text, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -277,6 +278,29 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
             _ => false,
         };
         !scoped
+    });
+}
+
+/// "Tell them that" followed by a question word ("बताएं कि किस दफ़्तर में…",
+/// "tell the user that which …") asks the model to report an answer: its
+/// deceiving reading is dropped.
+fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    let Some(deceive) = t.lex.id("deceive") else {
+        return;
+    };
+    hits.retain(|h| {
+        if h.concept != deceive {
+            return true;
+        }
+        let term = text[h.span.0 as usize..h.span.1 as usize].trim_end_matches([',', ' ']);
+        let complementizer = ["that", "que", "कि", "что", "dass", "che", "أن", "بأن"]
+            .iter()
+            .any(|c| term.ends_with(c));
+        let next = text[h.span.1 as usize..]
+            .split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| c.is_ascii_punctuation() || "¿¡«»“”،".contains(c)));
+        !(complementizer && next.is_some_and(|w| t.interrogatives.contains(w)))
     });
 }
 

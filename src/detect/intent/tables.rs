@@ -2,6 +2,7 @@
 //! of `combos.toml` as bit masks, the concept bits the code reads by name,
 //! its patterns, and the lexicon lookups (language-gated hits, grammar frames).
 
+use super::fnv::FnvBuild;
 use crate::finding::{Confidence, Severity};
 use crate::lang::{self, Lexicon};
 use crate::lazy::Lazy;
@@ -206,6 +207,10 @@ pub struct Tables {
     pub(super) speakers_assistant: HashSet<String>,
     /// What a user's line says to agree (tools.toml `consent_words`).
     pub(super) consent_words: HashSet<String>,
+    /// Question words (tools.toml `interrogatives`).
+    pub(super) interrogatives: HashSet<String>,
+    /// Servers named as `server.tool` (tools.toml `servers`).
+    pub(super) servers: HashSet<String>,
     /// A noun made of a verb, and the verb it reads as (tools.toml `nominal_verbs`).
     pub(super) nominal_verbs: HashMap<String, String>,
     /// An argument of a sample call: `key=value`, `key: "value"`.
@@ -365,6 +370,8 @@ struct ToolsFile {
     speakers_assistant: Vec<String>,
     own_value_words: Vec<String>,
     consent_words: Vec<String>,
+    interrogatives: Vec<String>,
+    servers: Vec<String>,
     nominal_verbs: Vec<String>,
 }
 
@@ -585,6 +592,8 @@ pub fn tables() -> &'static Tables {
             speakers_user: tools.speakers_user.into_iter().collect(),
             speakers_assistant: tools.speakers_assistant.into_iter().collect(),
             consent_words: tools.consent_words.into_iter().collect(),
+            interrogatives: tools.interrogatives.into_iter().collect(),
+            servers: tools.servers.into_iter().collect(),
             nominal_verbs: tools
                 .nominal_verbs
                 .iter()
@@ -698,31 +707,6 @@ impl Tables {
             .filter(|(i, l)| **l != lang::Lang::En && counts[*i] > en && counts[*i] >= 1)
             .max_by_key(|(i, _)| counts[*i])
             .map(|(_, l)| *l)
-    }
-}
-
-/// FNV-1a: the stop-word map is looked up once per word of a sentence, and
-/// its keys are our own data, so a fast non-keyed hash is the right one.
-#[derive(Default, Clone, Copy)]
-pub struct FnvBuild;
-
-impl std::hash::BuildHasher for FnvBuild {
-    type Hasher = Fnv;
-    fn build_hasher(&self) -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-pub struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
     }
 }
 
