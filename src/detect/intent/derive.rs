@@ -274,6 +274,13 @@ pub(super) fn derive(
         for n in dotted_tools(t, ctx, sentence) {
             sen.add(Derived::ToolKnown as u8, n);
             sen.add(t.c.other_tool.trailing_zeros() as u8, n);
+            // `stripe.create_refund: {…}`, `postgres.query: start with …`: its settings follow.
+            let after = &sentence[n.as_ptr() as usize - sentence.as_ptr() as usize + n.len()..];
+            if after.trim_start_matches(['"', '\'']).starts_with(':')
+                && let Some(rule) = t.lex.id("rule_modal")
+            {
+                sen.add(rule as u8, &format!("`{n}:`"));
+            }
         }
     }
     // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo;

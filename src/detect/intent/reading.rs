@@ -569,6 +569,26 @@ pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
             .unwrap_or(v.len());
         out.push((key, &v[..v_len], i + 1 + v_len));
     }
+    // Quoted keys, as JSON writes them: `{"reverse_transfer": false, "cc": "…"}`.
+    for q in ['"', '\''] {
+        let pat = format!("{q}:");
+        for (i, _) in line.match_indices(pat.as_str()).filter(|&(i, _)| i > opening_end) {
+            let Some(open) = line[..i].rfind(q) else {
+                continue;
+            };
+            let key = &line[open + 1..i];
+            if !(2..=48).contains(&key.len()) || !key.chars().all(is_key) {
+                continue;
+            }
+            let v = line[i + 2..].trim_start();
+            let v_at = line.len() - v.len();
+            let v_len = match v.strip_prefix(q) {
+                Some(rest) => rest.find(q).map_or(v.len(), |e| e + 2),
+                None => v.find([',', '}', ']']).unwrap_or(v.len()),
+            };
+            out.push((key, v[..v_len].trim_matches(q), v_at + v_len));
+        }
+    }
     out
 }
 
