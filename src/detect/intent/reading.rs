@@ -314,8 +314,16 @@ pub(super) fn settings_hits(
         return;
     }
     let before = hits.len();
+    // What a list's heading line says (`include:`), read on each item under it.
+    let mut list_head: Vec<lang::Hit> = Vec::new();
     for (i, r) in sentences.iter().enumerate() {
         let line = &text[r.clone()];
+        if line.starts_with(['-', '*', '•']) {
+            let span = (r.start as u32, r.end as u32);
+            hits.extend(list_head.iter().map(|h| lang::Hit { span, ..*h }));
+        } else {
+            list_head.clear();
+        }
         let sentence_lang = std::cell::OnceCell::new();
         let found = |reading: &str| -> Vec<lang::Hit> {
             let mut found: Vec<lang::Hit> = t
@@ -357,6 +365,12 @@ pub(super) fn settings_hits(
         }
         if !line.contains([':', '=']) {
             continue;
+        }
+        if let Some(head) = line.strip_suffix(':')
+            && !head.contains(' ')
+            && (2..=32).contains(&head.len())
+        {
+            list_head = found(&head.replace(['_', '-'], " "));
         }
         for (key, value, value_end) in settings(line) {
             let first = value
