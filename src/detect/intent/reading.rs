@@ -316,6 +316,7 @@ pub(super) fn settings_hits(
     let before = hits.len();
     // What a list's heading line says (`include:`), read on each item under it.
     let mut list_head: Vec<lang::Hit> = Vec::new();
+    let field_lang = std::cell::OnceCell::new();
     for (i, r) in sentences.iter().enumerate() {
         let line = &text[r.clone()];
         if line.starts_with(['-', '*', '•']) {
@@ -331,9 +332,11 @@ pub(super) fn settings_hits(
                 .find_per_lang(reading)
                 .into_iter()
                 .filter(|h| {
+                    // A settings line too short to tell its language is in the field's.
                     !gated(h.lang)
-                        || *sentence_lang
+                        || sentence_lang
                             .get_or_init(|| t.sentence_lang(&line.replace(['_', '-'], " ")))
+                            .or_else(|| *field_lang.get_or_init(|| t.sentence_lang(text)))
                             == Some(h.lang)
                 })
                 .collect();
@@ -392,7 +395,8 @@ pub(super) fn settings_hits(
                     negation_adds(t, &[words], &found),
                 );
             } else {
-                place(key_start..key_start + key.len(), found(&words));
+                // Over the key and its value: a verb in the key is the setting's, not a name's.
+                place(key_start..r.start + value_end, found(&words));
             }
         }
     }
@@ -591,7 +595,9 @@ pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
                 continue;
             };
             let key = &line[open + 1..i];
-            if !(2..=48).contains(&key.len()) || !key.chars().all(is_key) {
+            // Inside an object or at the line's start, not a quoted name in prose.
+            let opens = line[..open].trim_end().ends_with(['{', ',']) || line[..open].trim().is_empty();
+            if !opens || !(2..=48).contains(&key.len()) || !key.chars().all(is_key) {
                 continue;
             }
             let v = line[i + 2..].trim_start();
