@@ -381,6 +381,15 @@ pub(super) fn settings_hits(
                 .next()
                 .unwrap_or("");
             let negated = t.config_off.contains(value) || t.config_off.contains(first);
+            let key_start = r.start + (key.as_ptr() as usize - line.as_ptr() as usize);
+            // `to: someone@…`, `bcc = …`: a recipient set is a send.
+            if !negated
+                && matches!(key, "to" | "cc" | "bcc" | "recipient" | "recipients" | "forward")
+                && (value.contains('@') || value.contains("://"))
+            {
+                place(key_start..r.start + value_end, found("send to"));
+                continue;
+            }
             if !negated && !key.contains(['_', '-']) {
                 continue;
             }
@@ -388,7 +397,6 @@ pub(super) fn settings_hits(
                 .chars()
                 .map(|c| if c == '_' || c == '-' { ' ' } else { c })
                 .collect();
-            let key_start = r.start + (key.as_ptr() as usize - line.as_ptr() as usize);
             if negated {
                 place(
                     key_start..r.start + value_end,
