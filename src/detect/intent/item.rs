@@ -470,3 +470,30 @@ pub(super) fn dotted_tools<'s>(t: &Tables, ctx: &ItemCtx<'_>, sentence: &'s str)
     }
     found
 }
+
+/// A prefixed random id written as a value: after "to", "=" or ":", a kind
+/// prefix of 2–6 letters, `_`, and 10 or more letters and digits with at
+/// least two digits (`acct_1qxzre8hk2`).
+pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
+    let mut prev = "";
+    for w in sentence.split([' ', '\'', '"', '`']) {
+        let word = w.trim_end_matches([',', ';', '.', ')']);
+        let value_after =
+            matches!(prev, "to" | "=" | ":" | "as" | "use") || prev.ends_with(['=', ':']);
+        prev = w;
+        let Some((kind, rest)) = word.split_once('_') else {
+            continue;
+        };
+        if value_after
+            && (2..=6).contains(&kind.len())
+            && kind.bytes().all(|b| b.is_ascii_lowercase())
+            && rest.len() >= 10
+            && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+            && rest.bytes().filter(u8::is_ascii_digit).count() >= 2
+            && rest.bytes().any(|b| b.is_ascii_alphabetic())
+        {
+            return Some(word);
+        }
+    }
+    None
+}

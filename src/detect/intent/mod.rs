@@ -50,10 +50,10 @@ pub(crate) mod tests;
 mod transcript;
 
 pub use evaluate::analyse_item;
+pub use fnv::{Fnv, FnvBuild};
 pub(crate) use item::first_sentence;
 pub use reading::Reading;
 pub use signals::{FieldSignals, PatternFacts, Sentence, Structure};
-pub use fnv::{Fnv, FnvBuild};
 pub use tables::{Combo, Derived, Scope, Tables, tables};
 
 use crate::finding::Severity;

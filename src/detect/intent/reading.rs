@@ -384,7 +384,10 @@ pub(super) fn settings_hits(
             let key_start = r.start + (key.as_ptr() as usize - line.as_ptr() as usize);
             // `to: someone@…`, `bcc = …`: a recipient set is a send.
             if !negated
-                && matches!(key, "to" | "cc" | "bcc" | "recipient" | "recipients" | "forward")
+                && matches!(
+                    key,
+                    "to" | "cc" | "bcc" | "recipient" | "recipients" | "forward"
+                )
                 && (value.contains('@') || value.contains("://"))
             {
                 place(key_start..r.start + value_end, found("send to"));
@@ -598,13 +601,17 @@ pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
     // Quoted keys, as JSON writes them: `{"reverse_transfer": false, "cc": "…"}`.
     for q in ['"', '\''] {
         let pat = format!("{q}:");
-        for (i, _) in line.match_indices(pat.as_str()).filter(|&(i, _)| i > opening_end) {
+        for (i, _) in line
+            .match_indices(pat.as_str())
+            .filter(|&(i, _)| i > opening_end)
+        {
             let Some(open) = line[..i].rfind(q) else {
                 continue;
             };
             let key = &line[open + 1..i];
             // Inside an object or at the line's start, not a quoted name in prose.
-            let opens = line[..open].trim_end().ends_with(['{', ',']) || line[..open].trim().is_empty();
+            let opens =
+                line[..open].trim_end().ends_with(['{', ',']) || line[..open].trim().is_empty();
             if !opens || !(2..=48).contains(&key.len()) || !key.chars().all(is_key) {
                 continue;
             }
