@@ -228,7 +228,7 @@ pub fn analyse(
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
             }
-            if neg.void(h) {
+            if neg.void(h) || neg.later_clause(h) {
                 continue;
             }
             // "Valid values include: contacts, …" lists; it orders nothing

@@ -97,6 +97,28 @@ impl<'a> Negation<'a> {
             .any(|w| before.ends_with(w))
     }
 
+    /// "It shall lie to members …, and it shall not call this tool until …":
+    /// a prohibition in a later clause forbids that clause only; it does not
+    /// soften the orders given before it.
+    pub(super) fn later_clause(&self, h: &lang::Hit) -> bool {
+        if bit(h.concept as u8) & self.t.c.prohibit == 0 {
+            return false;
+        }
+        let before = &self.text[self.range.start..h.span.0 as usize];
+        let Some(cut) = ["; ", ": ", ", and ", ", but "]
+            .iter()
+            .filter_map(|p| before.rfind(p))
+            .max()
+        else {
+            return false;
+        };
+        self.own.iter().any(|o| {
+            (o.span.1 as usize) <= self.range.start + cut
+                && bit(o.concept as u8) & self.t.c.actionable != 0
+                && bit(o.concept as u8) & self.t.c.prohibit == 0
+        })
+    }
+
     /// A prohibition word that forbids nothing here: not a signal either.
     pub(super) fn void(&self, h: &lang::Hit) -> bool {
         bit(h.concept as u8) & self.t.c.prohibit != 0 && (self.litotes(h) || self.reported(h))
