@@ -319,7 +319,13 @@ pub(super) fn settings_hits(
     let field_lang = std::cell::OnceCell::new();
     for (i, r) in sentences.iter().enumerate() {
         let line = &text[r.clone()];
-        if line.starts_with(['-', '*', '•']) {
+        // An item, or a `key: value` line after the heading (YAML's children;
+        // normalising dropped their indentation).
+        let child = line.starts_with(['-', '*', '•'])
+            || line.split_once(':').is_some_and(|(k, _)| {
+                (1..=32).contains(&k.len()) && !k.contains(' ') && !k.ends_with(['\'', '"'])
+            });
+        if child {
             let span = (r.start as u32, r.end as u32);
             hits.extend(list_head.iter().map(|h| lang::Hit { span, ..*h }));
         } else {
