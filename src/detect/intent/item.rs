@@ -478,9 +478,17 @@ pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
     let mut prev = "";
     for w in sentence.split([' ', '\'', '"', '`']) {
         let word = w.trim_end_matches([',', ';', '.', ')']);
-        let value_after =
+        let mut value_after =
             matches!(prev, "to" | "=" | ":" | "as" | "use") || prev.ends_with(['=', ':']);
         prev = w;
+        // `payee=ba_…`: the value after the key.
+        let word = match word.rsplit_once(['=', ':']) {
+            Some((_, v)) => {
+                value_after = true;
+                v
+            }
+            None => word,
+        };
         let Some((kind, rest)) = word.split_once('_') else {
             continue;
         };

@@ -335,3 +335,46 @@ fn no_gated_language_term_hides_an_english_one() {
     }
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+#[test]
+fn quoted_keys_are_settings_inside_an_object_only() {
+    let rows = super::reading::settings("{\"reverse_transfer\": false, \"cc\": \"a@b.example\"}");
+    assert!(
+        rows.iter()
+            .any(|(k, v, _)| *k == "reverse_transfer" && *v == "false"),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|(k, v, _)| *k == "cc" && *v == "a@b.example"),
+        "{rows:?}"
+    );
+    // A quoted name in prose is no key.
+    let prose = super::reading::settings(
+        "call this before 'update_meeting' or 'delete_meeting': ids are 10 digits",
+    );
+    assert!(
+        prose.iter().all(|(k, ..)| *k != "delete_meeting"),
+        "{prose:?}"
+    );
+}
+
+#[test]
+fn an_opaque_id_set_as_a_value_is_found() {
+    use super::item::opaque_id;
+    assert_eq!(
+        opaque_id("shall set the destination to acct_1qxzre8hk2wd"),
+        Some("acct_1qxzre8hk2wd")
+    );
+    assert_eq!(opaque_id("payee=ba_7f3k29dd01xq"), Some("ba_7f3k29dd01xq"));
+    assert_eq!(
+        opaque_id("payee= ba_7f3k29dd01xq,"),
+        Some("ba_7f3k29dd01xq")
+    );
+    // A snake-case name is no id; nor is one not given as a value.
+    assert_eq!(opaque_id("set it to read_file_contents"), None);
+    assert_eq!(
+        opaque_id("the id acct_1qxzre8hk2wd is the merchant's"),
+        None
+    );
+}
