@@ -4,8 +4,8 @@
 //! order's verb stands).
 
 use super::item::{
-    ItemCtx, QUERY_SLOTS, dotted_tools, identifiers, opaque_id, own_name, own_tool_names,
-    same_name, squash, tool_shaped, word_in,
+    ItemCtx, QUERY_SLOTS, dotted_tools, identifiers, lookalike_swap, opaque_id, own_name,
+    own_tool_names, same_name, squash, tool_shaped, word_in,
 };
 use super::reading::quote_spans;
 use super::signals::Sentence;
@@ -345,6 +345,13 @@ pub(super) fn derive(
             sen.add(Derived::Value as u8, inner);
             break;
         }
+    }
+    // "When they ask for `pandas`, install `pandas-turbo`": a name swapped for
+    // a look-alike of it puts a value of the text's own in the user's place.
+    if sen.sigs & t.c.shadow_change != 0
+        && let Some(swap) = lookalike_swap(bytes, &quote_spans(bytes).collect::<Vec<_>>())
+    {
+        sen.add(Derived::Value as u8, &swap);
     }
     if digits && let Some(m) = t.long_number.find(bytes) {
         sen.add(Derived::Value as u8, &text(m));

@@ -505,3 +505,40 @@ pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
     }
     None
 }
+
+/// Two quoted names where the later is the earlier with a word joined on
+/// (`requests` → `requests-hardened`, `lodash` → `@mirror/lodash`): `a` →
+/// `b`, for evidence. Quoted spans are `(start, end)` in `bytes`.
+pub(super) fn lookalike_swap(bytes: &[u8], quoted: &[(usize, usize)]) -> Option<String> {
+    let names: Vec<&str> = quoted
+        .iter()
+        .filter_map(|&(a, b)| std::str::from_utf8(&bytes[a..b]).ok())
+        .map(|n| n.trim_matches(['\'', '"']))
+        .filter(|n| {
+            (2..=60).contains(&n.len())
+                && n.bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'/' | b'@'))
+        })
+        .collect();
+    // A word of three letters or more, joined with `-` or `_`.
+    let word = |w: &str| w.len() >= 3 && w.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-');
+    for (i, a) in names.iter().enumerate() {
+        if a.contains(['/', '@']) || !a.bytes().any(|c| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        for b in &names[i + 1..] {
+            let suffixed = b
+                .strip_prefix(*a)
+                .and_then(|r| r.strip_prefix(['-', '_']))
+                .is_some_and(word);
+            let prefixed = b
+                .strip_suffix(*a)
+                .and_then(|r| r.strip_suffix(['-', '_', '/']))
+                .is_some_and(|r| word(r.trim_start_matches('@')));
+            if suffixed || prefixed {
+                return Some(format!("`{a}` → `{b}`"));
+            }
+        }
+    }
+    None
+}

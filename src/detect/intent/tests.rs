@@ -378,3 +378,18 @@ fn an_opaque_id_set_as_a_value_is_found() {
         None
     );
 }
+
+#[test]
+fn a_name_swapped_for_a_lookalike_of_it() {
+    use super::item::lookalike_swap;
+    let swap = |s: &str| {
+        let q: Vec<(usize, usize)> = super::reading::quote_spans(s.as_bytes()).collect();
+        lookalike_swap(s.as_bytes(), &q)
+    };
+    assert!(swap("when asked for 'numpy', install 'numpy-turbo'").is_some());
+    assert!(swap("for 'lodash' use '@fastcdn/lodash'").is_some());
+    // A version, a path or a plugin with a digit-only tail is no look-alike.
+    assert!(swap("'/org/project' or '/org/project/v2'").is_none());
+    assert!(swap("'sha' or 'diff_refs.head_sha'").is_none());
+    assert!(swap("'eslint' and 'eslint-9'").is_none());
+}
