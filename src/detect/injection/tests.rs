@@ -31,6 +31,15 @@ fn rule<'a>(f: &'a [Finding], id: &str) -> Option<&'a Finding> {
     f.iter().find(|x| x.rule_id == id)
 }
 
+/// A one-tool server whose input schema has the properties `props`.
+pub(super) fn tool(name: &str, description: &str, props: serde_json::Value) -> ServerSurface {
+    surface_tool(
+        name,
+        json!({"name": name, "description": description,
+               "inputSchema": {"type": "object", "properties": props}}),
+    )
+}
+
 fn surface_tool(name: &str, raw: serde_json::Value) -> ServerSurface {
     let src = Source {
         location: Location::new("t.json", 1, 1),

@@ -5,15 +5,6 @@
 
 use super::*;
 
-/// A one-tool server whose input schema has the properties `props`.
-fn tool(name: &str, description: &str, props: serde_json::Value) -> ServerSurface {
-    surface_tool(
-        name,
-        json!({"name": name, "description": description,
-               "inputSchema": {"type": "object", "properties": props}}),
-    )
-}
-
 /// Each row: a tool, its parameters, a text graded C or worse and a look-alike
 /// that is not, with why.
 #[test]
