@@ -402,10 +402,17 @@ pub(super) fn settings_hits(
             if !negated && !key.contains(['_', '-']) {
                 continue;
             }
-            let words: String = key
+            let mut words: String = key
                 .chars()
                 .map(|c| if c == '_' || c == '-' { ' ' } else { c })
                 .collect();
+            // An elided article written with `_` (`chiedi_all_utente`, `envoyer_l_adresse`)
+            // is read with its apostrophe, as the sentence would be written.
+            for el in [
+                "all", "dell", "nell", "sull", "dall", "l", "d", "un", "qu", "j", "n", "s",
+            ] {
+                words = words.replace(&format!(" {el} "), &format!(" {el}'"));
+            }
             if negated {
                 place(
                     key_start..r.start + value_end,

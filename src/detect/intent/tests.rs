@@ -163,6 +163,12 @@ fn a_setting_is_read_as_words_and_negated_by_its_value() {
     let yes = "q: should the assistant ask before deleting? a: yes, always.";
     assert!(concepts(yes).is_empty());
     assert!(concepts("is the export free? no, it is billed per row.").is_empty());
+    // An elided article keeps its apostrophe (`chiedi_all_utente`: ask the
+    // user), and a line too short to tell its language takes its field's.
+    let ask = concepts(
+        "controlli prima della portabilità, da rispettare sempre:\nchiedi_all_utente: [pin, cvv]",
+    );
+    assert!(ask.contains(&"ask_user".to_string()), "{ask:?}");
 }
 
 #[test]
