@@ -271,15 +271,11 @@ pub(super) fn derive(
         }
     }
     if sentence.contains('.') {
-        for n in dotted_tools(t, ctx, sentence) {
+        for (n, heads_rules) in dotted_tools(t, ctx, sentence) {
             sen.add(Derived::ToolKnown as u8, n);
             sen.add(t.c.other_tool.trailing_zeros() as u8, n);
-            // `stripe.create_refund: {…}`, `postgres.query: start with …`: its settings follow.
-            let after = &sentence[n.as_ptr() as usize - sentence.as_ptr() as usize + n.len()..];
-            if after.trim_start_matches(['"', '\'']).starts_with(':')
-                && let Some(rule) = t.lex.id("rule_modal")
-            {
-                sen.add(rule as u8, &format!("`{n}:`"));
+            if heads_rules {
+                sen.add(t.c.rule_modal.trailing_zeros() as u8, &format!("`{n}:`"));
             }
         }
     }
@@ -322,7 +318,8 @@ pub(super) fn derive(
     }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).
-    for (qs, qe) in quote_spans(bytes).filter(|&(a, b)| !mentioned(a, b)) {
+    let quoted: Vec<(usize, usize)> = quote_spans(bytes).collect();
+    for &(qs, qe) in quoted.iter().filter(|&&(a, b)| !mentioned(a, b)) {
         let inner = String::from_utf8_lossy(&bytes[qs..qe]).into_owned();
         let inner = inner.trim_matches(['\'', '"']);
         // A tool written as code (`'reconnect'`) is named however short its name.
@@ -349,7 +346,7 @@ pub(super) fn derive(
     // "When they ask for `pandas`, install `pandas-turbo`": a name swapped for
     // a look-alike of it puts a value of the text's own in the user's place.
     if sen.sigs & t.c.shadow_change != 0
-        && let Some(swap) = lookalike_swap(bytes, &quote_spans(bytes).collect::<Vec<_>>())
+        && let Some(swap) = lookalike_swap(bytes, &quoted)
     {
         sen.add(Derived::Value as u8, &swap);
     }

@@ -440,10 +440,14 @@ pub(super) fn own_name(ctx: &ItemCtx<'_>, name: &str) -> bool {
 /// Another server's tool written as `server.tool` ("postgres.query",
 /// "stripe.create_refund", "stripe.*"): the server is a known one that is not
 /// this server, and the tool is shaped like a tool (a verb, a snake-case name,
-/// or `*`) that this server does not have.
-pub(super) fn dotted_tools<'s>(t: &Tables, ctx: &ItemCtx<'_>, sentence: &'s str) -> Vec<&'s str> {
+/// or `*`) that this server does not have. With each, whether its rules
+/// follow (`stripe.create_refund: {…}`, `postgres.query: start with …`).
+pub(super) fn dotted_tools<'s>(
+    t: &Tables,
+    ctx: &ItemCtx<'_>,
+    sentence: &'s str,
+) -> Vec<(&'s str, bool)> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let own = ctx.s.name.to_lowercase();
     let mut found = Vec::new();
     for (dot, _) in sentence.match_indices('.') {
         let owner_start = sentence[..dot]
@@ -461,11 +465,14 @@ pub(super) fn dotted_tools<'s>(t: &Tables, ctx: &ItemCtx<'_>, sentence: &'s str)
             || t.tool_verbs.contains(tool);
         if shaped
             && t.servers.contains(owner)
-            && !own.contains(owner)
+            && !ctx.s.name.to_lowercase().contains(owner)
             && !ctx.is_own_tool(tool)
             && !sentence[..owner_start].ends_with(['.', '/', '@'])
         {
-            found.push(&sentence[owner_start..dot + 1 + tool_len]);
+            let heads_rules = rest[tool_len..]
+                .trim_start_matches(['"', '\''])
+                .starts_with(':');
+            found.push((&sentence[owner_start..dot + 1 + tool_len], heads_rules));
         }
     }
     found

@@ -228,16 +228,6 @@ impl Reading {
     }
 }
 
-/// A settings line written into prose (`mention_to_user: no`, `disclose:
-/// never`, `also_include: the medication list`), or a setting assigned
-/// inside a sentence (`… sent as production with skip_approval=true`), read
-/// as words: the key's `_` and `-` as spaces, negated when its value says no
-/// (tools.toml `config_off`). What the key's words mean is placed on the key;
-/// a negated key adds only what its negation means ("do not mention"
-/// conceals; "do not share" forbids, so its "share" is dropped). A question
-/// answered no ("q: should the assistant ask first? a: no.") is negated the
-/// same way, and placed on the answer's "no": the orders that follow it are
-/// what the answer permits.
 /// The conversation narrowed to this call's subject ("only what the user
 /// said about this shipment", "the messages regarding this order") is the
 /// input the tool is for, not the conversation; so is the conversation as
@@ -285,11 +275,8 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
 /// "tell the user that which …") asks the model to report an answer: its
 /// deceiving reading is dropped.
 fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    let Some(deceive) = t.lex.id("deceive") else {
-        return;
-    };
     hits.retain(|h| {
-        if h.concept != deceive {
+        if bit(h.concept as u8) & t.c.deceive == 0 {
             return true;
         }
         let term = text[h.span.0 as usize..h.span.1 as usize].trim_end_matches([',', ' ']);
@@ -304,6 +291,16 @@ fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     });
 }
 
+/// A settings line written into prose (`mention_to_user: no`, `disclose:
+/// never`, `also_include: the medication list`), or a setting assigned
+/// inside a sentence (`… sent as production with skip_approval=true`), read
+/// as words: the key's `_` and `-` as spaces, negated when its value says no
+/// (tools.toml `config_off`). What the key's words mean is placed on the key;
+/// a negated key adds only what its negation means ("do not mention"
+/// conceals; "do not share" forbids, so its "share" is dropped). A question
+/// answered no ("q: should the assistant ask first? a: no.") is negated the
+/// same way, and placed on the answer's "no": the orders that follow it are
+/// what the answer permits.
 pub(super) fn settings_hits(
     t: &Tables,
     text: &str,

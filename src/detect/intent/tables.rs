@@ -350,6 +350,9 @@ pub(super) struct Concepts {
     /// Telling the user something, and acting against their own choice (both negatable).
     pub(super) report_to_user: u128,
     pub(super) against_user: u128,
+    /// Putting a claim in the model's mouth, and a rule's modal ("shall set").
+    pub(super) deceive: u128,
+    pub(super) rule_modal: u128,
     /// Concepts that can anchor a structure; a sentence with none needs no derived signals.
     pub(super) actionable: u128,
 }
@@ -521,6 +524,8 @@ pub fn tables() -> &'static Tables {
                 | sig("example_frame")
                 | sig("prohibit"),
             user_choice: sig("user_choice"),
+            deceive: sig("deceive"),
+            rule_modal: sig("rule_modal"),
             move_weak: sig("move_weak"),
             read: sig("read"),
             obey: sig("obey"),
