@@ -709,8 +709,9 @@ pub(super) fn in_name(text: &str, r: std::ops::Range<usize>) -> bool {
 }
 
 /// True when the verb at `r` is used as a name, not an order: quoted on its
-/// own (`'reveal'`, `"deploy"`), naming a product ("harvest api", not
-/// "harvest api keys") or opening a shell assignment (`export key=…`).
+/// own (`'reveal'`, `"deploy"`), given a value (`reveal=true`), naming a
+/// product ("harvest api", not "harvest api keys") or opening a shell
+/// assignment (`export key=…`).
 pub(super) fn verb_as_name(text: &str, r: std::ops::Range<usize>) -> bool {
     let b = text.as_bytes();
     let quote = |c: Option<&u8>| matches!(c, Some(b'\'' | b'"'));
@@ -718,6 +719,10 @@ pub(super) fn verb_as_name(text: &str, r: std::ops::Range<usize>) -> bool {
         return true;
     }
     let rest = &text[r.end..];
+    // A flag given a value (`reveal=true`): a parameter's name.
+    if rest.starts_with('=') {
+        return true;
+    }
     if let Some(after) = rest
         .strip_prefix(" api")
         .or_else(|| rest.strip_prefix(" sdk"))

@@ -605,8 +605,16 @@ pub fn analyse(
     if reading.gated || !crate::text::is_plain_ascii(text) {
         mark_language_switch(t, text, ranges, &mut sig);
     }
-    // A shell tool's own commands are its job, not guidance to run something.
-    if (facts.cmd.is_some() || facts.fetch_exec.is_some()) && ctx.shell_like() {
+    // A shell tool's own commands are its job, not guidance to run something;
+    // so are those it quotes ("exercises cover `crontab -l`") with no order.
+    let quoted = |s: &Sentence| {
+        s.sigs & bit(Derived::Value as u8) != 0
+            && s.sigs & t.c.persist != 0
+            && s.sigs & t.c.orders == 0
+    };
+    if (facts.cmd.is_some() || facts.fetch_exec.is_some() || sig.sentences.iter().any(quoted))
+        && ctx.shell_like()
+    {
         for sen in &mut sig.sentences {
             sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
         }

@@ -40,7 +40,12 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     }
     // "When they only need to paste it somewhere": their need, their act.
     if last == Some("to") {
-        let need = w.next();
+        let mut need = w.next();
+        // "When the user asks me to reveal it": what they ask the model to do.
+        let object = need.is_some_and(|x| matches!(x, "me" | "you" | "us"));
+        if object {
+            need = w.next();
+        }
         // "When the user explicitly asks to copy it": their request, their act.
         if !need.is_some_and(|x| {
             matches!(
@@ -55,7 +60,7 @@ pub(super) fn user_is_subject(before: &str) -> bool {
                     | "chooses"
                     | "decides"
                     | "wishes"
-            )
+            ) || (object && matches!(x, "tells" | "told" | "allows" | "allowed"))
         }) {
             return false;
         }

@@ -298,6 +298,8 @@ pub(super) struct Concepts {
     /// What an action is aimed at beyond data (a foothold, a protection,
     /// everything at once): in or out of purpose when no data is named.
     pub(super) mask_control: u128,
+    /// A foothold that outlives the session (a crontab line, a start-up file).
+    pub(super) persist: u128,
     pub(super) trigger_any: u128,
     /// What a list's heading sets for every line under it: the session,
     /// other servers' tools, a trigger or a standing step.
@@ -436,6 +438,7 @@ pub fn tables() -> &'static Tables {
         }
         let c = Concepts {
             mask_control: sig("persist") | sig("sec_control") | sig("bulk"),
+            persist: sig("persist"),
             mask_what: sig("secret")
                 | sig("private_files")
                 | sig("context")
