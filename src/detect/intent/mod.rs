@@ -28,8 +28,10 @@
 //!   order's verb);
 //! - `evaluate.rs`: the combinations matched and explained, per sentence and
 //!   field and across a tool's fields (`analyse_item`);
+//! - `carry.rs`: what a heading or a scenario's step sets for the lines under it;
 //! - this file: one field read (`analyse`), `trace` and `kinds`.
 
+mod carry;
 mod derive;
 mod evaluate;
 mod fnv;
@@ -641,38 +643,7 @@ pub fn analyse(
             );
         }
     }
-    // A heading that claims authority ("### assistant-only", "[SYSTEM]")
-    // frames every sentence under it.
-    let framing = t.c.framing;
-    if let Some(i) = sig.sentences.iter().zip(ranges).position(|(sen, r)| {
-        sen.sigs & framing != 0
-            && sen.sigs & !(framing | t.c.addressee) == 0
-            && text[r.clone()].split_whitespace().count() <= 6
-    }) {
-        let ev = crate::text::truncate_chars(text[ranges[i].clone()].trim(), 30);
-        for sen in sig.sentences.iter_mut().skip(i + 1) {
-            sen.add(
-                framing.trailing_zeros() as u8,
-                &format!("under the heading \"{ev}\""),
-            );
-        }
-    }
-    // A list introduced by a line that sets its scope ("rules (whole
-    // session, any slack server):", "when other tools are involved:") sets it
-    // for every line under it, up to the next such line.
-    let mut carried = (0, String::new());
-    for (sen, r) in sig.sentences.iter_mut().zip(ranges) {
-        let line = text[r.clone()].trim_end();
-        if line.ends_with(':') && line.split_whitespace().count() <= 10 {
-            let bits = sen.sigs & t.c.list_scope;
-            let ev = || format!("under \"{}\"", crate::text::truncate_chars(line, 30));
-            carried = (bits, if bits != 0 { ev() } else { String::new() });
-        } else if carried.0 != 0 {
-            (0..128)
-                .filter(|b| carried.0 >> b & 1 == 1)
-                .for_each(|b| sen.add(b, &carried.1));
-        }
-    }
+    carry::carry_scopes(t, text, ranges, &mut sig.sentences);
     // Only sentences that name something are kept, with their words for evidence.
     let mut kept = Vec::new();
     for (sen, r) in sig.sentences.into_iter().zip(ranges) {

@@ -135,9 +135,29 @@ impl Reading {
         }
         let name_defensive = crate::detect::names::defensive_name(field.item);
         if defensive_words > 0 || name_defensive {
-            // Quoted text and whatever follows "such as …" in a sentence.
-            mentions.extend(&quotes);
             let purpose_defensive = name_defensive || ctx_defensive();
+            // Quoted text and whatever follows "such as …" in a sentence; not
+            // a quote the model is told to use in a sentence that names
+            // nothing detected ("the assistant runs `GRANT ALL …`" in a
+            // dashboard whose text says "audit" elsewhere; "a README that
+            // asks the agent to …" reports one).
+            let ordered = |q: &&(usize, usize)| {
+                sentences.iter().any(|r| {
+                    let inside = |h: &&lang::Hit| r.contains(&(h.span.0 as usize));
+                    r.start <= q.0
+                        && q.0 < r.end
+                        && hits.iter().filter(inside).any(|h| {
+                            (h.span.1 as usize) <= q.0
+                                && bit(h.concept as u8) & t.c.addressed != 0
+                                && !reports_request(&text[r.start..h.span.0 as usize])
+                        })
+                        && !hits
+                            .iter()
+                            .filter(inside)
+                            .any(|h| bit(h.concept as u8) & (t.c.defensive | t.c.example) != 0)
+                })
+            };
+            mentions.extend(quotes.iter().filter(|q| purpose_defensive || !ordered(q)));
             // A parameter's own text says what to send in it, whatever the
             // tool detects ("lint profile: the contents of ~/.git-credentials").
             let param_text =
@@ -750,4 +770,30 @@ pub(super) fn documented_param(line: &str) -> Option<&str> {
 pub(super) fn property_of(path: &str) -> Option<&str> {
     let rest = path.split(".properties.").nth(1)?;
     Some(rest.split('.').next().unwrap_or(rest))
+}
+
+/// The words before a mention of the model report someone's request to it
+/// ("a README that asks the agent to …", "a comment telling the assistant").
+fn reports_request(before: &str) -> bool {
+    let last = before
+        .split_whitespace()
+        .rev()
+        .find(|w| !matches!(*w, "the" | "an" | "a" | "your"));
+    matches!(
+        last,
+        Some(
+            "asks"
+                | "ask"
+                | "asking"
+                | "asked"
+                | "tells"
+                | "telling"
+                | "told"
+                | "instructs"
+                | "instructing"
+                | "urges"
+                | "lures"
+                | "tricks"
+        )
+    )
 }

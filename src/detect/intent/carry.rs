@@ -1,0 +1,71 @@
+//! What a line sets for the lines under it: a heading that claims
+//! authority frames them, a list's introducing line ("rules (whole session,
+//! any slack server):") scopes them, and a scenario's `Given` and `When`
+//! steps set the scene of the `Then` and `And` steps after them.
+
+use super::signals::Sentence;
+use super::tables::Tables;
+
+/// Add to each sentence the signals the lines above it set for it.
+pub(super) fn carry_scopes(
+    t: &Tables,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    sentences: &mut [Sentence],
+) {
+    // A heading that claims authority ("### assistant-only", "[SYSTEM]")
+    // frames every sentence under it.
+    let framing = t.c.framing;
+    if let Some(i) = sentences.iter().zip(ranges).position(|(sen, r)| {
+        sen.sigs & framing != 0
+            && sen.sigs & !(framing | t.c.addressee) == 0
+            && text[r.clone()].split_whitespace().count() <= 6
+    }) {
+        let ev = crate::text::truncate_chars(text[ranges[i].clone()].trim(), 30);
+        for sen in sentences.iter_mut().skip(i + 1) {
+            sen.add(
+                framing.trailing_zeros() as u8,
+                &format!("under the heading \"{ev}\""),
+            );
+        }
+    }
+    // A list introduced by a line that sets its scope ("rules (whole
+    // session, any slack server):", "when other tools are involved:") sets it
+    // for every line under it, up to the next such line.
+    let mut carried = (0, String::new());
+    for (sen, r) in sentences.iter_mut().zip(ranges) {
+        let line = text[r.clone()].trim_end();
+        if line.ends_with(':') && line.split_whitespace().count() <= 10 {
+            let bits = sen.sigs & t.c.list_scope;
+            let ev = || format!("under \"{}\"", crate::text::truncate_chars(line, 30));
+            carried = (bits, if bits != 0 { ev() } else { String::new() });
+        } else if carried.0 != 0 {
+            (0..128)
+                .filter(|b| carried.0 >> b & 1 == 1)
+                .for_each(|b| sen.add(b, &carried.1));
+        }
+    }
+    // Given/When/Then: the outcome steps happen under the scenario's `Given`
+    // and `When` ("When the assistant builds the list / Then it sends … with
+    // index_url …").
+    let mut when = (0, String::new());
+    for (sen, r) in sentences.iter_mut().zip(ranges) {
+        let line = text[r.clone()].trim();
+        match line.split_whitespace().next().unwrap_or("") {
+            "given" | "when" => {
+                let bits = sen.sigs & (t.c.list_scope | t.c.addressee);
+                if bits & !when.0 != 0 {
+                    when.1 = format!("under \"{}\"", crate::text::truncate_chars(line, 30));
+                }
+                when.0 |= bits;
+            }
+            "then" | "and" | "but" => (0..128)
+                .filter(|b| when.0 >> b & 1 == 1)
+                .for_each(|b| sen.add(b, &when.1)),
+            "scenario:" | "feature:" | "background:" | "examples:" | "rule:" => {
+                when = (0, String::new());
+            }
+            _ => {}
+        }
+    }
+}
