@@ -1,10 +1,11 @@
 //! What a line sets for the lines under it: a heading that claims
 //! authority frames them, a list's introducing line ("rules (whole session,
 //! any slack server):") scopes them, and a scenario's `Given` and `When`
-//! steps set the scene of the `Then` and `And` steps after them.
+//! steps set the scene of the `Then` and `And` steps after them; a sentence
+//! in another language than the first is a switch.
 
 use super::signals::Sentence;
-use super::tables::Tables;
+use super::tables::{Derived, Tables};
 
 /// Add to each sentence the signals the lines above it set for it.
 pub(super) fn carry_scopes(
@@ -66,6 +67,63 @@ pub(super) fn carry_scopes(
                 when = (0, String::new());
             }
             _ => {}
+        }
+    }
+}
+
+/// Sentences in another script or language than the field's first sentence:
+/// an instruction switched into a language the reviewer may not read.
+pub(super) fn mark_language_switch(
+    t: &Tables,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    sentences: &mut [Sentence],
+) {
+    if ranges.len() < 2 {
+        return;
+    }
+    let class = |s: &str| -> Option<String> {
+        let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        for c in s.chars().filter(|c| c.is_alphabetic()) {
+            use unicode_script::{Script, UnicodeScript};
+            let k = match c.script() {
+                Script::Latin => "latin",
+                Script::Cyrillic => "cyrillic",
+                Script::Han | Script::Hiragana | Script::Katakana => "cjk",
+                Script::Hangul => "hangul",
+                Script::Arabic => "arabic",
+                Script::Devanagari => "devanagari",
+                Script::Greek => "greek",
+                Script::Hebrew => "hebrew",
+                _ => "other",
+            };
+            *counts.entry(k).or_default() += 1;
+        }
+        let (k, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
+        if n < 8 {
+            return None;
+        }
+        if k == "latin" {
+            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
+            return Some(format!("latin-{l}"));
+        }
+        Some(k.to_string())
+    };
+    let Some(first) = class(&text[ranges[0].clone()]) else {
+        return;
+    };
+    for (sen, r) in sentences.iter_mut().zip(ranges).skip(1) {
+        // Telling Romance and Germanic languages apart sentence by sentence is
+        // unreliable ("latin-pt → latin-es" in one Spanish text): between two
+        // Latin-script languages only a switch to or from English counts.
+        if let Some(c) = class(&text[r.clone()])
+            && c != first
+            && !(first.starts_with("latin-")
+                && c.starts_with("latin-")
+                && first != "latin-en"
+                && c != "latin-en")
+        {
+            sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
         }
     }
 }

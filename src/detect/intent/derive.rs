@@ -14,7 +14,9 @@ use crate::lang;
 use crate::surface::TextField;
 
 /// The words before a hit make it a condition: "when deploying", "if you delete".
-pub(super) fn in_condition(before: &str) -> bool {
+/// `protection`: the act is aimed at a protection, which a tool switching it
+/// off by itself ("this tool switches off the firewall") does not excuse.
+pub(super) fn in_condition(before: &str, protection: bool) -> bool {
     // "Before the lookup, turn off …": the condition ends at its comma.
     let before = before
         .rfind([',', ';', ':'])
@@ -51,10 +53,7 @@ pub(super) fn in_condition(before: &str) -> bool {
                 | "that"
                 | "which"
                 | "who"
-                | "it"
-                | "this"
-                | "tool"
-        )
+        ) || !protection && matches!(*w, "it" | "this" | "tool")
     })
 }
 

@@ -28,7 +28,8 @@
 //!   order's verb);
 //! - `evaluate.rs`: the combinations matched and explained, per sentence and
 //!   field and across a tool's fields (`analyse_item`);
-//! - `carry.rs`: what a heading or a scenario's step sets for the lines under it;
+//! - `carry.rs`: what a field's earlier lines make of its later ones (a
+//!   heading, a list's scope, a scenario's steps, a switch of language);
 //! - this file: one field read (`analyse`), `trace` and `kinds`.
 
 mod carry;
@@ -282,6 +283,26 @@ pub fn analyse(
             {
                 continue;
             }
+            // "Always in this list, in addition to whoever the user names": the
+            // user's choice and one more, a change to it.
+            if b & t.c.user_choice != 0 {
+                let before = text[range.start..h.span.0 as usize].trim_end();
+                if let Some(p) = [
+                    "in addition to",
+                    "as well as",
+                    "besides",
+                    "on top of",
+                    "alongside",
+                ]
+                .iter()
+                .find(|p| before.ends_with(*p))
+                {
+                    let from = range.start + before.len() - p.len();
+                    let change = t.c.shadow_change.trailing_zeros() as u8;
+                    sen.add(change, &text[from..h.span.1 as usize]);
+                    continue;
+                }
+            }
             // "The address the user pasted": the user moved it, nobody is told to.
             if b & (t.c.move_ | t.c.move_weak) != 0
                 && user_is_subject(&text[range.start..h.span.0 as usize])
@@ -428,7 +449,12 @@ pub fn analyse(
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.
-            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize]) {
+            let protection = || {
+                own.iter()
+                    .any(|c| bit(c.concept as u8) & t.c.sec_control != 0)
+            };
+            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize], protection())
+            {
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);
@@ -605,7 +631,7 @@ pub fn analyse(
         sig.field_evidence.push((Derived::Cmd as u8, c.clone()));
     }
     if reading.gated || !crate::text::is_plain_ascii(text) {
-        mark_language_switch(t, text, ranges, &mut sig);
+        carry::mark_language_switch(t, text, ranges, &mut sig.sentences);
     }
     // A shell tool's own commands are its job, not guidance to run something;
     // so are those it quotes ("exercises cover `crontab -l`") with no order.
@@ -657,63 +683,6 @@ pub fn analyse(
     sig.sentences = kept;
     let found = evaluate(t, &sig, &[Scope::Sentence, Scope::Field]);
     (found, sig)
-}
-
-/// Sentences in another script or language than the field's first sentence:
-/// an instruction switched into a language the reviewer may not read.
-fn mark_language_switch(
-    t: &Tables,
-    text: &str,
-    ranges: &[std::ops::Range<usize>],
-    sig: &mut FieldSignals,
-) {
-    if ranges.len() < 2 {
-        return;
-    }
-    let class = |s: &str| -> Option<String> {
-        let mut counts: std::collections::BTreeMap<&'static str, usize> = Default::default();
-        for c in s.chars().filter(|c| c.is_alphabetic()) {
-            use unicode_script::{Script, UnicodeScript};
-            let k = match c.script() {
-                Script::Latin => "latin",
-                Script::Cyrillic => "cyrillic",
-                Script::Han | Script::Hiragana | Script::Katakana => "cjk",
-                Script::Hangul => "hangul",
-                Script::Arabic => "arabic",
-                Script::Devanagari => "devanagari",
-                Script::Greek => "greek",
-                Script::Hebrew => "hebrew",
-                _ => "other",
-            };
-            *counts.entry(k).or_default() += 1;
-        }
-        let (k, n) = counts.into_iter().max_by_key(|(_, n)| *n)?;
-        if n < 8 {
-            return None;
-        }
-        if k == "latin" {
-            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
-            return Some(format!("latin-{l}"));
-        }
-        Some(k.to_string())
-    };
-    let Some(first) = class(&text[ranges[0].clone()]) else {
-        return;
-    };
-    for (sen, r) in sig.sentences.iter_mut().zip(ranges).skip(1) {
-        // Telling Romance and Germanic languages apart sentence by sentence is
-        // unreliable ("latin-pt → latin-es" in one Spanish text): between two
-        // Latin-script languages only a switch to or from English counts.
-        if let Some(c) = class(&text[r.clone()])
-            && c != first
-            && !(first.starts_with("latin-")
-                && c.starts_with("latin-")
-                && first != "latin-en"
-                && c != "latin-en")
-        {
-            sen.add(Derived::LangSwitch as u8, &format!("{first} → {c}"));
-        }
-    }
 }
 
 /// The text is a schema keyword's value, not prose: data a model uses as is

@@ -300,6 +300,7 @@ pub(super) struct Concepts {
     pub(super) mask_control: u128,
     /// A foothold that outlives the session (a crontab line, a start-up file).
     pub(super) persist: u128,
+    pub(super) sec_control: u128,
     pub(super) trigger_any: u128,
     /// What a list's heading sets for every line under it: the session,
     /// other servers' tools, a trigger or a standing step.
@@ -439,6 +440,7 @@ pub fn tables() -> &'static Tables {
         let c = Concepts {
             mask_control: sig("persist") | sig("sec_control") | sig("bulk"),
             persist: sig("persist"),
+            sec_control: sig("sec_control"),
             mask_what: sig("secret")
                 | sig("private_files")
                 | sig("context")
