@@ -32,7 +32,7 @@ pub fn normalize(raw: &str) -> Normalized {
     {
         let visible: String = src
             .chars()
-            .filter(|&c| !crate::text::is_invisible(c) || is_space(c))
+            .filter(|&c| (!crate::text::is_invisible(c) || is_space(c)) && !arabic_mark(c))
             .map(|c| if is_space(c) { ' ' } else { c })
             .collect();
         // Most text is already in NFKC: the quick check skips the decomposition.
@@ -52,6 +52,13 @@ pub fn normalize(raw: &str) -> Normalized {
         }
     }
     Normalized { text: out }
+}
+
+/// Arabic short-vowel and shadda marks, the dagger alif and the tatweel:
+/// optional in writing ("تلقّيتها" is "تلقيتها"), so read without them, as
+/// the lexicon's terms are compiled (build.rs).
+fn arabic_mark(c: char) -> bool {
+    matches!(c, '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{0640}')
 }
 
 /// Whitespace a reader sees as a space (the unusual spaces are invisible-family
