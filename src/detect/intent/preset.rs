@@ -114,8 +114,11 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
             // A list: `notify = [guest's number, '+1 202 555 0178']`.
             || value.starts_with('[') && value.ends_with(']'));
     let name = name.rsplit('.').next().unwrap_or(name);
-    (name.len() >= 2 && !value.is_empty() && (quoted || !value.contains(char::is_whitespace)))
-        .then_some((name, value))
+    // A list of single tokens: `bcc: {{bcc}}, seed@list.example`.
+    let list = value
+        .split(',')
+        .all(|i| !i.trim().is_empty() && !i.trim().contains(char::is_whitespace));
+    (name.len() >= 2 && !value.is_empty() && (quoted || list)).then_some((name, value))
 }
 
 /// Whether a URL's host names the server it belongs to
