@@ -142,12 +142,7 @@ fn lexicon(concepts: &dyn toml_edit::TableLike, f: &Path) -> Vec<u8> {
                 let t = v
                     .as_str()
                     .unwrap_or_else(|| panic!("{}: {concept}.{lang}: not a string", f.display()));
-                // Read as `lang::normalize` reads text: without Arabic vowel marks.
-                let t: String = t
-                    .chars()
-                    .filter(|c| !matches!(c, '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{0640}'))
-                    .collect();
-                entries.push((id, l as u8, t));
+                entries.push((id, l as u8, t.to_string()));
             }
         }
         names.push(concept.to_string());

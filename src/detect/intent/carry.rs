@@ -49,23 +49,25 @@ pub(super) fn carry_scopes(
     // Given/When/Then: the outcome steps happen under the scenario's `Given`
     // and `When` ("When the assistant builds the list / Then it sends … with
     // index_url …").
-    let mut when = (0, String::new());
+    let mut scene: Vec<(u128, String)> = Vec::new();
     for (sen, r) in sentences.iter_mut().zip(ranges) {
         let line = text[r.clone()].trim();
         match line.split_whitespace().next().unwrap_or("") {
             "given" | "when" => {
                 let bits = sen.sigs & (t.c.list_scope | t.c.addressee);
-                if bits & !when.0 != 0 {
-                    when.1 = format!("under \"{}\"", crate::text::truncate_chars(line, 30));
+                if bits != 0 {
+                    let ev = format!("under \"{}\"", crate::text::truncate_chars(line, 30));
+                    scene.push((bits, ev));
                 }
-                when.0 |= bits;
             }
-            "then" | "and" | "but" => (0..128)
-                .filter(|b| when.0 >> b & 1 == 1)
-                .for_each(|b| sen.add(b, &when.1)),
-            "scenario:" | "feature:" | "background:" | "examples:" | "rule:" => {
-                when = (0, String::new());
+            "then" | "and" | "but" => {
+                for (bits, ev) in &scene {
+                    (0..128)
+                        .filter(|b| bits >> b & 1 == 1)
+                        .for_each(|b| sen.add(b, ev));
+                }
             }
+            "scenario:" | "feature:" | "background:" | "examples:" | "rule:" => scene.clear(),
             _ => {}
         }
     }
