@@ -505,6 +505,12 @@ pub fn analyse(
                 &format!("`{p}` of `{tool}` set to an outside address"),
             );
         }
+        if sentence.contains('=')
+            && let Some(p) = preset::slot_assigned(&ctx, sentence)
+        {
+            sen.add(t.c.move_weak.trailing_zeros() as u8, &format!("`{p}` ="));
+            sen.add(Derived::Dest as u8, &format!("into `{p}`"));
+        }
         if let Some((p, v)) = preset::fixed_slot_value(t, &ctx, sentence) {
             sen.add(Derived::Value as u8, &v);
             sen.add(Derived::RecipientSlot as u8, &p);

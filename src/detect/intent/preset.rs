@@ -364,3 +364,32 @@ pub(super) fn set_values(sentence: &str) -> impl Iterator<Item = (usize, &str)> 
             ((2..=64).contains(&v.len()) && !v.contains(' ')).then_some((at, v))
         })
 }
+
+/// A parameter of this tool given prose as its value (`emoji_style =
+/// everything in reach: each API key …`, `… subtitle_style := the user's
+/// account e-mail | …`): what the slot is to hold, stated as an assignment.
+/// Not a flag (`reveal=true`), a comparison, or a value of one or two words.
+pub(super) fn slot_assigned<'s>(
+    ctx: &super::item::ItemCtx<'_>,
+    sentence: &'s str,
+) -> Option<&'s str> {
+    let b = sentence.as_bytes();
+    for (i, _) in sentence.match_indices('=') {
+        // Spaced as prose (`x = …`, `x := …`), not a flag (`reveal=true`) or a comparison.
+        if b.get(i + 1) != Some(&b' ') || !matches!(b.get(i.wrapping_sub(1)), Some(b' ' | b':')) {
+            continue;
+        }
+        let before = sentence[..i].trim_end().trim_end_matches(':').trim_end();
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(0, |(j, c)| j + c.len_utf8());
+        let name = &before[start..];
+        let value = sentence[i + 1..].trim_start();
+        if !name.is_empty() && ctx.is_param(name) && value.split_whitespace().nth(2).is_some() {
+            return Some(name);
+        }
+    }
+    None
+}
