@@ -394,6 +394,11 @@ pub fn analyse(
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
+                        // "Do not ask the user before …": the consent skipped, not asked.
+                        || cb & t.c.no_consent != 0
+                            && c.span.0 <= h.span.0
+                            && h.span.0 < c.span.1
+                            && c.span != h.span
                         // "Your own opening directions": the model's own, named.
                         || cb & t.c.model_rules != 0
                             && c.span.0 >= h.span.1
