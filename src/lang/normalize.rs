@@ -55,8 +55,8 @@ pub fn normalize(raw: &str) -> Normalized {
 }
 
 /// Arabic short-vowel and shadda marks, the dagger alif and the tatweel:
-/// optional in writing ("تلقّيتها" is "تلقيتها"), so read without them, as
-/// the lexicon's terms are compiled (build.rs).
+/// optional in writing ("تلقّيتها" is "تلقيتها"), so read without them. The
+/// lexicon's terms are written without them too (its normal-form check).
 fn arabic_mark(c: char) -> bool {
     matches!(c, '\u{064B}'..='\u{065F}' | '\u{0670}' | '\u{0640}')
 }

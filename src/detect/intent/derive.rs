@@ -288,12 +288,12 @@ pub(super) fn derive(
     {
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }
-    // An account or routing number named as such ("account 12345678").
     // An opaque id set as the value (`… to acct_1qxzre8hk2`, `payee=ba_7f3k29dd01x`):
     // a kind prefix, then random letters and digits, names one account.
     if digits && let Some(id) = opaque_id(sentence) {
         sen.add(Derived::Value as u8, id);
     }
+    // An account or routing number named as such ("account 12345678").
     if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
         sen.add(Derived::Value as u8, &text(m));
         sen.add(Derived::Account as u8, &text(m));

@@ -223,6 +223,10 @@ pub fn analyse(
         let prohibition = neg.prohibition();
         let (negated_from, negated_back) = neg.scope(prohibition);
         // "Run exactly:" may end where its command starts, on the next line.
+        // An act aimed at a protection is not excused as the tool's own description.
+        let protection = own
+            .iter()
+            .any(|c| bit(c.concept as u8) & t.c.sec_control != 0);
         for h in own.iter().filter(|h| {
             (h.span.1 as usize) <= range.end || bit(h.concept as u8) & t.c.exec_order != 0
         }) {
@@ -454,12 +458,7 @@ pub fn analyse(
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.
-            let protection = || {
-                own.iter()
-                    .any(|c| bit(c.concept as u8) & t.c.sec_control != 0)
-            };
-            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize], protection())
-            {
+            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize], protection) {
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);

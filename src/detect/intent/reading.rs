@@ -142,20 +142,15 @@ impl Reading {
             // dashboard whose text says "audit" elsewhere; "a README that
             // asks the agent to …" reports one).
             let ordered = |q: &&(usize, usize)| {
-                sentences.iter().any(|r| {
-                    let inside = |h: &&lang::Hit| r.contains(&(h.span.0 as usize));
-                    r.start <= q.0
-                        && q.0 < r.end
-                        && hits.iter().filter(inside).any(|h| {
-                            (h.span.1 as usize) <= q.0
-                                && bit(h.concept as u8) & t.c.addressed != 0
-                                && !reports_request(&text[r.start..h.span.0 as usize])
-                        })
-                        && !hits
-                            .iter()
-                            .filter(inside)
-                            .any(|h| bit(h.concept as u8) & (t.c.defensive | t.c.example) != 0)
-                })
+                let Some(r) = sentences.iter().find(|r| r.contains(&q.0)) else {
+                    return false;
+                };
+                let inside = || hits.iter().filter(|h| r.contains(&(h.span.0 as usize)));
+                inside().any(|h| {
+                    (h.span.1 as usize) <= q.0
+                        && bit(h.concept as u8) & t.c.addressed != 0
+                        && !reports_request(&text[r.start..h.span.0 as usize])
+                }) && !inside().any(|h| bit(h.concept as u8) & (t.c.defensive | t.c.example) != 0)
             };
             mentions.extend(quotes.iter().filter(|q| purpose_defensive || !ordered(q)));
             // A parameter's own text says what to send in it, whatever the
