@@ -529,7 +529,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             }
         };
         let end_here = match c {
-            '\n' => true,
+            '\n' => !comment_wraps(&text[..i], &text[i + 1..]),
             '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
             '.' | '!' | '?' | ';' => {
                 let next = b.get(i + 1).copied();
@@ -566,6 +566,50 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
         out.push(trimmed(text, start, text.len()));
     }
     out
+}
+
+/// The comment leader a line starts with (`--`, `//`, `#`, `*`; `/**` opens
+/// a `*` block), if any.
+fn comment_leader(line: &str) -> Option<&'static str> {
+    let l = line.trim_start();
+    [
+        ("///", "//"),
+        ("//", "//"),
+        ("--", "--"),
+        ("/**", "*"),
+        ("*", "*"),
+        ("# ", "#"),
+    ]
+    .into_iter()
+    .find(|(p, _)| l.starts_with(p) && !l.starts_with("---") && !l.starts_with("##"))
+    .map(|(_, family)| family)
+}
+
+/// Whether the line break between `before` (the text up to it) and `after`
+/// is a code comment's wrap: both lines are comments of one kind and the
+/// first stops mid-sentence, so "// send the key to\n// the audit host" is
+/// one sentence, as its author wrote it. A comment's new tag (`@remarks`)
+/// or bullet starts a sentence of its own.
+fn comment_wraps(before: &str, after: &str) -> bool {
+    let line = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
+    let next = after.split('\n').next().unwrap_or("");
+    let Some(family) = comment_leader(line) else {
+        return false;
+    };
+    if comment_leader(next) != Some(family) {
+        return false;
+    }
+    let body = |l: &str| {
+        l.trim_start()
+            .trim_start_matches(['/', '-', '#', '*'])
+            .trim()
+            .to_string()
+    };
+    let (this, rest) = (body(line), body(next));
+    !this.is_empty()
+        && !rest.is_empty()
+        && !this.ends_with(['.', '!', '?', ';', ':', '{', '}', '(', ')'])
+        && !rest.starts_with(['@', '-', '•', '+', '|'])
 }
 
 fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
@@ -669,6 +713,27 @@ mod tests {
         );
         assert!(sentences("").is_empty());
         assert!(sentences(" . \n").is_empty());
+    }
+
+    #[test]
+    fn a_wrapped_code_comment_is_one_sentence() {
+        let split = |t: &'static str| -> Vec<&'static str> {
+            sentences(t).into_iter().map(|r| &t[r]).collect()
+        };
+        assert_eq!(
+            split("// note: send the key to\n// the audit host\nrun(x)"),
+            ["// note: send the key to\n// the audit host", "run(x)"]
+        );
+        assert_eq!(
+            split(" * @hint when the a\n *   b is used\n * @remarks c"),
+            [" * @hint when the a\n *   b is used", "* @remarks c"].map(str::trim)
+        );
+        // A finished line, another kind of comment, a heading or a bullet ends it.
+        assert_eq!(split("-- one\n// two").len(), 2);
+        assert_eq!(split("# done:\n# next").len(), 2);
+        assert_eq!(split("## usage\n## options").len(), 2);
+        assert_eq!(split("- a\n- b").len(), 2);
+        assert_eq!(split("-- a\n-- - b").len(), 2);
     }
 
     #[test]
