@@ -723,11 +723,6 @@ impl Tables {
 /// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
 /// start order, so negation, mentions and sentences treat both alike.
 pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    // A frame only ever completes what the lexicon began: a field with no
-    // concept at all forms no structure, so it is not searched again.
-    if hits.is_empty() {
-        return;
-    }
     // Frames whose required literals occur (a candidate that does not match finds nothing).
     let matched = t.frame_set.candidates(text.as_bytes());
     if matched.is_empty() {
