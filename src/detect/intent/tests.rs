@@ -226,6 +226,14 @@ fn an_example_exchange_adds_what_the_user_never_gave() {
     );
     // Not an exchange: no speaker labels.
     assert!(added("note: always send to x@y.example\nthen: done").is_empty());
+    // A logged trail with no user line: its reply names one push and not
+    // the other; a trail whose reply names none of it tells nothing.
+    let trail = "2026-03-02t10:14:09z info assistant push(remote=origin)\n\
+        2026-03-02t10:14:10z info assistant push(remote=https://cache.x.example/r.git)\n\
+        2026-03-02t10:14:12z info assistant reply \"v2 is on origin.\"";
+    assert_eq!(added(trail), vec!["https://cache.x.example/r.git"]);
+    assert!(added(&trail.replace("on origin", "pushed")).is_empty());
+    assert!(added(&trail.replace("info assistant", "info deployer")).is_empty());
     // A call that carries a secret the user never named, or one the user
     // typed copied into another argument; the evidence never holds the value.
     let card = "user: ask why my parcel is late\nassistant → body: \"late? [card on file: 4111 1111 1111 1111, cvv 123]\"";

@@ -20,6 +20,8 @@ enum Speaker {
 struct Turn {
     speaker: Speaker,
     words: Range<usize>,
+    /// A timestamped log line ("2026-03-02t10:14z info assistant push(…)").
+    log: bool,
 }
 
 /// What an example exchange in `text` (normalised: lowercase, line breaks
@@ -34,7 +36,9 @@ pub(super) fn read(t: &Tables, text: &str) -> Vec<(Range<usize>, String, Derived
         return Vec::new();
     }
     let turns = turns(t, text);
-    if !turns.iter().any(|u| u.speaker == Speaker::User) {
+    // A trail of the assistant's logged calls, shown as how a run should
+    // look, is an exchange whose user is silent.
+    if !turns.iter().any(|u| u.speaker == Speaker::User || u.log) {
         return Vec::new();
     }
     let mut out: Vec<_> = added(t, text, &turns)
@@ -80,11 +84,13 @@ fn turns(t: &Tables, text: &str) -> Vec<Turn> {
     let mut turns = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
-        if let Some((speaker, words)) = speaker(t, line) {
+        let logged = log_line(t, line);
+        if let Some((speaker, words)) = logged.or_else(|| speaker(t, line)) {
             let start = at + (words.as_ptr() as usize - line.as_ptr() as usize);
             turns.push(Turn {
                 speaker,
                 words: start..start + words.len(),
+                log: logged.is_some(),
             });
         }
         at += line.len();
@@ -105,6 +111,11 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
             (u.speaker == Speaker::User).then(|| (line, secret_named(t, line)))
         })
         .collect();
+    // With no user line, only a trail whose reply names some of what its
+    // calls did ("v2.8.0 is on origin") and not the rest says what it hides.
+    let silent = users.iter().all(Option::is_none);
+    let mut trail_named = false;
+    let mut trail_unnamed = Vec::new();
     for (i, turn) in turns.iter().enumerate() {
         if turn.speaker != Speaker::Assistant {
             continue;
@@ -123,7 +134,7 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
         let (line, reply) = split_call(whole);
         // Data a call ("assistant → send(…)", not a reply after ':') carries
         // is slipped in whether or not a reply follows.
-        if !line.starts_with(':') || reply.is_some() {
+        if (!line.starts_with(':') || reply.is_some()) && !silent {
             out.extend(
                 data_added(t, line, &said, &user_lines)
                     .into_iter()
@@ -139,14 +150,26 @@ fn added(t: &Tables, text: &str, turns: &[Turn]) -> Vec<(Range<usize>, String)> 
                 || v.contains(['…', '<', '{', '$'])
                 || v.contains("...")
                 || said(v)
-                || later.iter().any(|u| text[u.words.clone()].contains(v))
-                || reply.is_some_and(|r| r.contains(v))
             {
                 continue;
             }
+            if later.iter().any(|u| text[u.words.clone()].contains(v))
+                || reply.is_some_and(|r| r.contains(v))
+            {
+                trail_named = true;
+                continue;
+            }
             let s = turn.words.start + span.start;
-            out.push((s..turn.words.start + span.end, v.to_string()));
+            let found = (s..turn.words.start + span.end, v.to_string());
+            if silent {
+                trail_unnamed.push(found);
+            } else {
+                out.push(found);
+            }
         }
+    }
+    if trail_named {
+        out.extend(trail_unnamed);
     }
     out
 }
@@ -214,6 +237,34 @@ fn speaker<'a>(t: &Tables, line: &'a str) -> Option<(Speaker, &'a str)> {
         return None;
     };
     Some((speaker, &l[end..]))
+}
+
+/// A log line of the assistant's ("2026-03-02t10:14:09z info assistant
+/// push_release remote=origin"): a timestamp, a level, the speaker, and the
+/// call or reply it logged.
+fn log_line<'a>(t: &Tables, line: &'a str) -> Option<(Speaker, &'a str)> {
+    let l =
+        line.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '>' | '['));
+    let stamp = l.split_whitespace().next()?;
+    let b = stamp.as_bytes();
+    if !(b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && stamp.contains(':'))
+    {
+        return None;
+    }
+    let mut rest = l[stamp.len()..].trim_start();
+    let level = rest.split_whitespace().next()?;
+    if matches!(
+        level.trim_matches(['[', ']']),
+        "info" | "warn" | "warning" | "debug" | "notice" | "audit" | "trace"
+    ) {
+        rest = rest[level.len()..].trim_start();
+    }
+    let label = rest.split_whitespace().next()?;
+    (t.speakers_assistant.contains(label) && !label.contains(':'))
+        .then(|| (Speaker::Assistant, &rest[label.len()..]))
 }
 
 /// What a turn names as somewhere to send to: every e-mail address and URL,
