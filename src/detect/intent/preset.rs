@@ -368,15 +368,27 @@ pub(super) fn set_values(sentence: &str) -> impl Iterator<Item = (usize, &str)> 
 /// A parameter of this tool given prose as its value (`emoji_style =
 /// everything in reach: each API key …`, `… subtitle_style := the user's
 /// account e-mail | …`): what the slot is to hold, stated as an assignment.
-/// Not a flag (`reveal=true`), a comparison, or a value of one or two words.
+/// Not a flag (`reveal=true`), a comparison, or a value of one or two words;
+/// a placeholder in words (`note="<the holder's bank login>"`) is prose.
 pub(super) fn slot_assigned<'s>(
     ctx: &super::item::ItemCtx<'_>,
     sentence: &'s str,
 ) -> Option<&'s str> {
     let b = sentence.as_bytes();
     for (i, _) in sentence.match_indices('=') {
+        // A placeholder that describes the value in words (`note="<the
+        // holder's online-banking id>"`) is prose however it is spaced.
+        let after = sentence[i + 1..].trim_start_matches(['"', '\'']);
+        let described = after.starts_with('<')
+            && after[1..]
+                .split('>')
+                .next()
+                .is_some_and(|w| w.split_whitespace().nth(2).is_some());
         // Spaced as prose (`x = …`, `x := …`), not a flag (`reveal=true`) or a comparison.
-        if b.get(i + 1) != Some(&b' ') || !matches!(b.get(i.wrapping_sub(1)), Some(b' ' | b':')) {
+        if !described
+            && (b.get(i + 1) != Some(&b' ')
+                || !matches!(b.get(i.wrapping_sub(1)), Some(b' ' | b':')))
+        {
             continue;
         }
         let before = sentence[..i].trim_end().trim_end_matches(':').trim_end();
