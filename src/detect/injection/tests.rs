@@ -9,6 +9,7 @@ mod scenes;
 mod settings;
 mod slots;
 mod structure;
+mod trails;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

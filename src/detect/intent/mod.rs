@@ -500,7 +500,7 @@ pub fn analyse(
                 &format!("`{p}` set to an outside address"),
             );
         }
-        if sentence.contains('(')
+        if (sentence.contains('(') || sentence.contains(" with "))
             && (sentence.contains('@') || sentence.contains("://"))
             && let Some((tool, p)) = preset::call_preset(t, &ctx, sentence)
         {

@@ -185,6 +185,13 @@ pub(super) fn call_preset(
     ctx: &super::item::ItemCtx<'_>,
     sentence: &str,
 ) -> Option<(String, String)> {
+    let preset = |tool: &str, args: &[u8]| {
+        t.slot_constant.captures_iter(args).find_map(|a| {
+            let k = std::str::from_utf8(a.get(1)?.as_bytes()).ok()?;
+            let v = std::str::from_utf8(a.get(2)?.as_bytes()).ok()?;
+            outside_preset(Some(tool), k, v).then(|| (tool.to_string(), k.to_string()))
+        })
+    };
     t.sample_call
         .captures_iter(sentence.as_bytes())
         .find_map(|c| {
@@ -192,12 +199,26 @@ pub(super) fn call_preset(
             if !ctx.is_own_tool(tool) {
                 return None;
             }
-            let args = c.get(2)?.as_bytes();
-            t.slot_constant.captures_iter(args).find_map(|a| {
-                let k = std::str::from_utf8(a.get(1)?.as_bytes()).ok()?;
-                let v = std::str::from_utf8(a.get(2)?.as_bytes()).ok()?;
-                outside_preset(Some(tool), k, v).then(|| (tool.to_string(), k.to_string()))
-            })
+            preset(tool, c.get(2)?.as_bytes())
+        })
+        // The call in words: "call share_folder for the root folder with
+        // recipient_email=\"…\"": its arguments are the rest of the sentence.
+        .or_else(|| {
+            ["call ", "calls ", "invoke ", "invokes "]
+                .iter()
+                .find_map(|v| {
+                    sentence.match_indices(v).find_map(|(i, _)| {
+                        let rest = &sentence[i + v.len()..];
+                        let name = rest
+                            .trim_start_matches(['\'', '`', '"'])
+                            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                            .next()?;
+                        let with = rest.find(" with ")?;
+                        ctx.is_own_tool(name)
+                            .then(|| preset(name, rest[with..].as_bytes()))
+                            .flatten()
+                    })
+                })
         })
 }
 
