@@ -315,6 +315,14 @@ pub(super) fn derive(
             sen.add(Derived::Account as u8, &text(m));
         }
     }
+    if bytes.contains(&b'@')
+        && let Some(m) = t.vpa.find_iter(bytes).find(used)
+    {
+        let v = text(m);
+        let v = v.trim_end_matches(|c: char| !c.is_alphanumeric());
+        sen.add(Derived::Value as u8, v);
+        sen.add(Derived::Account as u8, v);
+    }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).
     let quoted: Vec<(usize, usize)> = quote_spans(bytes).collect();
