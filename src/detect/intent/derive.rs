@@ -306,11 +306,31 @@ pub(super) fn derive(
             && b.iter().any(u8::is_ascii_alphabetic)
             && (!wallet || b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c)))
     };
+    // A number shown as the format's example ("an IBAN with spaces, e.g.
+    // NL91 …") is no account anyone is told to use.
+    let example = |m: &regex::bytes::Match<'_>| {
+        let before = String::from_utf8_lossy(&bytes[m.start().saturating_sub(14)..m.start()]);
+        let before = before.trim_end();
+        [
+            "e.g.",
+            "e.g",
+            "for example",
+            "for instance",
+            "such as",
+            "example:",
+            "i.e.",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w))
+    };
     for (re, wallet) in [(&t.iban, false), (&t.wallet, true)] {
         if !digits {
             break;
         }
-        if let Some(m) = re.find_iter(bytes).find(|m| used(m) && account(m, wallet)) {
+        if let Some(m) = re
+            .find_iter(bytes)
+            .find(|m| used(m) && account(m, wallet) && !example(m))
+        {
             sen.add(Derived::Value as u8, &text(m));
             sen.add(Derived::Account as u8, &text(m));
         }

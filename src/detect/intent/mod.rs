@@ -315,6 +315,30 @@ pub fn analyse(
             }
             // "It will not go through": a change denied where it stands.
             if b & t.c.shadow_change != 0 {
+                // "Goes to exactly the IBAN the user typed": the user's choice kept.
+                let end = (h.span.1 as usize + 60).min(range.end);
+                let ahead = &text[h.span.1 as usize..text.floor_char_boundary(end)];
+                if let Some(m) = t.user_choice_re.find(ahead.as_bytes())
+                    && !ahead[..m.start()].split_whitespace().any(|w| {
+                        matches!(
+                            w.trim_matches(|c: char| !c.is_alphanumeric()),
+                            "not"
+                                | "instead"
+                                | "rather"
+                                | "whatever"
+                                | "regardless"
+                                | "but"
+                                | "except"
+                                | "than"
+                                | "over"
+                                | "never"
+                                | "whichever"
+                                | "whoever"
+                        )
+                    })
+                {
+                    continue;
+                }
                 let before = text[range.start..h.span.0 as usize].trim_end();
                 // ("Why not also send …?" suggests it.)
                 if (before.ends_with(" not") && !before.ends_with("why not"))
