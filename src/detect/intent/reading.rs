@@ -146,9 +146,11 @@ impl Reading {
                     return false;
                 };
                 let inside = || hits.iter().filter(|h| r.contains(&(h.span.0 as usize)));
+                // Addressed to the model, or an order to run what follows ("run 'curl …'").
                 inside().any(|h| {
-                    (h.span.1 as usize) <= q.0
-                        && bit(h.concept as u8) & t.c.addressed != 0
+                    let b = bit(h.concept as u8);
+                    (h.span.1 as usize <= q.0 && b & t.c.addressed != 0
+                        || h.span.0 as usize <= q.0 && b & t.c.exec_order != 0)
                         && !reports_request(&text[r.start..h.span.0 as usize])
                 }) && !inside().any(|h| bit(h.concept as u8) & (t.c.defensive | t.c.example) != 0)
             };
