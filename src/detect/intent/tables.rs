@@ -639,7 +639,7 @@ pub fn tables() -> &'static Tables {
             auto_fetch: re(r"!\[|<img\b|\b(?:image|images|thumbnail|pixel|badge|avatar|icon|picture|photo|qr\s+code|banner)\b|\.(?:png|gif|jpe?g|svg|webp)\b"),
             // Also an account named as code ("our escrow account `vaultkeeper_07`") and
             // a key written as a UUID ("use the settlement key 6f1c2a90-…").
-            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list)\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list)\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bacct_[0-9a-z]{10,24}\b"),
             // Only as a destination ("to", "into", "at", or a party named there with its
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
