@@ -291,6 +291,17 @@ pub fn analyse(
             // user's choice and one more, a change to it.
             if b & t.c.user_choice != 0 {
                 let before = text[range.start..h.span.0 as usize].trim_end();
+                // "Set it to +44… and not the subscriber's own number": the
+                // user's choice named to be passed over.
+                if let Some(p) = ["and not", "but not", "instead of", "rather than", "not to"]
+                    .iter()
+                    .find(|p| before.ends_with(*p))
+                {
+                    let from = range.start + before.len() - p.len();
+                    let over = t.c.override_.trailing_zeros() as u8;
+                    sen.add(over, &text[from..h.span.1 as usize]);
+                    continue;
+                }
                 if let Some(p) = [
                     "in addition to",
                     "as well as",
