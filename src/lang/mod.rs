@@ -13,11 +13,13 @@
 //! start-up costs nothing per term.
 
 mod normalize;
+mod sentence;
 mod terms;
 pub(crate) mod trie;
 mod words;
 
 pub use normalize::{Normalized, normalize};
+pub use sentence::sentences;
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Deserialize;
@@ -504,121 +506,6 @@ pub fn spaceless(c: char) -> bool {
     )
 }
 
-/// Sentence (clause) ranges of a normalised text: split at sentence ends
-/// (`.`, `!`, `?`, `;` followed by a space or the end, in every script's form),
-/// at line breaks, and before list bullets. Abbreviations (`e.g.`, `i.e.`,
-/// `etc.`) and decimal points do not end a sentence.
-pub fn sentences(text: &str) -> Vec<Range<usize>> {
-    const ABBREV: &[&str] = &[
-        "e.g", "i.e", "etc", "vs", "approx", "no", "nr", "fig", "incl", "ca", "cf", "dr", "mr",
-        "ms", "mrs", "st", "z.b", "bzw", "usw", "p.ex", "ex", "p. ex", "d.h",
-    ];
-    let mut out = Vec::new();
-    let mut start = 0;
-    let b = text.as_bytes();
-    let mut i = 0;
-    // Bytes, not chars: every terminator is ASCII or starts with one of five
-    // lead bytes, so only those are decoded.
-    while i < b.len() {
-        let c = match b[i] {
-            x @ (b'\n' | b'.' | b'!' | b'?' | b';') => x as char,
-            0xE3 | 0xEF | 0xE0 | 0xD8 | 0xDB => text[i..].chars().next().unwrap_or(' '),
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        let end_here = match c {
-            '\n' => !comment_wraps(&text[..i], &text[i + 1..]),
-            '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
-            '.' | '!' | '?' | ';' => {
-                let next = b.get(i + 1).copied();
-                let follows_ok = next.is_none_or(|n| {
-                    n == b' ' || n == b'\n' || n == b'"' || n == b'\'' || n == b')'
-                });
-                let abbrev = c == '.' && {
-                    let before = &text[start..i];
-                    let word = before.rsplit([' ', '(']).next().unwrap_or("");
-                    ABBREV.contains(&word)
-                        || (word.len() == 1 && word.chars().all(char::is_alphabetic))
-                };
-                // A value's placeholder closing a call (`inhalt=...)`) ends nothing.
-                let placeholder = c == '.' && next == Some(b')') && {
-                    let dots = b[..=i].iter().rev().take_while(|&&x| x == b'.').count();
-                    dots >= 2 && i + 1 > dots && matches!(b[i + 1 - dots - 1], b'=' | b':')
-                };
-                // A statement's own `;` inside quoted code (`'set x = 1;'`) ends nothing.
-                let quoted_code = c == ';' && matches!(next, Some(b'\'' | b'"'));
-                follows_ok && !abbrev && !placeholder && !quoted_code
-            }
-            _ => false,
-        };
-        let e = i + c.len_utf8();
-        if end_here {
-            if text[start..e].trim().len() > 1 {
-                out.push(trimmed(text, start, e));
-            }
-            start = e;
-        }
-        i = e;
-    }
-    if text[start..].trim().len() > 1 {
-        out.push(trimmed(text, start, text.len()));
-    }
-    out
-}
-
-/// The comment leader a line starts with (`--`, `//`, `#`, `*`; `/**` opens
-/// a `*` block), if any.
-fn comment_leader(line: &str) -> Option<&'static str> {
-    let l = line.trim_start();
-    [
-        ("///", "//"),
-        ("//", "//"),
-        ("--", "--"),
-        ("/**", "*"),
-        ("*", "*"),
-        ("# ", "#"),
-    ]
-    .into_iter()
-    .find(|(p, _)| l.starts_with(p) && !l.starts_with("---") && !l.starts_with("##"))
-    .map(|(_, family)| family)
-}
-
-/// Whether the line break between `before` (the text up to it) and `after`
-/// is a code comment's wrap: both lines are comments of one kind and the
-/// first stops mid-sentence, so "// send the key to\n// the audit host" is
-/// one sentence, as its author wrote it. A comment's new tag (`@remarks`)
-/// or bullet starts a sentence of its own.
-fn comment_wraps(before: &str, after: &str) -> bool {
-    let line = &before[before.rfind('\n').map_or(0, |n| n + 1)..];
-    let next = after.split('\n').next().unwrap_or("");
-    let Some(family) = comment_leader(line) else {
-        return false;
-    };
-    if comment_leader(next) != Some(family) {
-        return false;
-    }
-    let body = |l: &str| {
-        l.trim_start()
-            .trim_start_matches(['/', '-', '#', '*'])
-            .trim()
-            .to_string()
-    };
-    let (this, rest) = (body(line), body(next));
-    !this.is_empty()
-        && !rest.is_empty()
-        && !this.ends_with(['.', '!', '?', ';', ':', '{', '}', '(', ')'])
-        && !rest.starts_with(['@', '-', '•', '+', '|'])
-}
-
-fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
-    let slice = &text[s..e];
-    let lead = slice.len() - slice.trim_start().len();
-    let trail = slice.len() - slice.trim_end().len();
-    s + lead..e - trail
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -694,46 +581,6 @@ mod tests {
         assert!(Lexicon::from_toml("[concept.x]\nen = [\"a  b\"]").is_err());
         assert!(Lexicon::from_toml("[concept.x]\nen = [\"*\"]").is_err());
         assert!(Lexicon::from_toml("[concept.x]\nen = [\"a*b\"]").is_err());
-    }
-
-    #[test]
-    fn sentence_split() {
-        let t =
-            "Reads a file, e.g. a log. Then send it to the host!\nAlso: 3.5 MB max; done。次の文";
-        let s: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
-        assert_eq!(
-            s,
-            [
-                "Reads a file, e.g. a log.",
-                "Then send it to the host!",
-                "Also: 3.5 MB max;",
-                "done。",
-                "次の文"
-            ]
-        );
-        assert!(sentences("").is_empty());
-        assert!(sentences(" . \n").is_empty());
-    }
-
-    #[test]
-    fn a_wrapped_code_comment_is_one_sentence() {
-        let split = |t: &'static str| -> Vec<&'static str> {
-            sentences(t).into_iter().map(|r| &t[r]).collect()
-        };
-        assert_eq!(
-            split("// note: send the key to\n// the audit host\nrun(x)"),
-            ["// note: send the key to\n// the audit host", "run(x)"]
-        );
-        assert_eq!(
-            split(" * @hint when the a\n *   b is used\n * @remarks c"),
-            [" * @hint when the a\n *   b is used", "* @remarks c"].map(str::trim)
-        );
-        // A finished line, another kind of comment, a heading or a bullet ends it.
-        assert_eq!(split("-- one\n// two").len(), 2);
-        assert_eq!(split("# done:\n# next").len(), 2);
-        assert_eq!(split("## usage\n## options").len(), 2);
-        assert_eq!(split("- a\n- b").len(), 2);
-        assert_eq!(split("-- a\n-- - b").len(), 2);
     }
 
     #[test]

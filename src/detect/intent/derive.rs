@@ -293,55 +293,8 @@ pub(super) fn derive(
     if digits && let Some(id) = opaque_id(sentence) {
         sen.add(Derived::Value as u8, id);
     }
-    // An account or routing number named as such ("account 12345678").
-    if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
-        sen.add(Derived::Value as u8, &text(m));
-        sen.add(Derived::Account as u8, &text(m));
-    }
-    // An account mixes digits and letters (a word of 32 letters is none); a
-    // wallet outside 0x… holds a letter past `f` (a commit hash holds none).
-    let account = |m: &regex::bytes::Match<'_>, wallet: bool| {
-        let b = m.as_bytes();
-        b.iter().any(u8::is_ascii_digit)
-            && b.iter().any(u8::is_ascii_alphabetic)
-            && (!wallet || b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c)))
-    };
-    // A number shown as the format's example ("an IBAN with spaces, e.g.
-    // NL91 …") is no account anyone is told to use.
-    let example = |m: &regex::bytes::Match<'_>| {
-        let before = String::from_utf8_lossy(&bytes[m.start().saturating_sub(14)..m.start()]);
-        let before = before.trim_end();
-        [
-            "e.g.",
-            "e.g",
-            "for example",
-            "for instance",
-            "such as",
-            "example:",
-            "i.e.",
-        ]
-        .iter()
-        .any(|w| before.ends_with(w))
-    };
-    for (re, wallet) in [(&t.iban, false), (&t.wallet, true)] {
-        if !digits {
-            break;
-        }
-        if let Some(m) = re
-            .find_iter(bytes)
-            .find(|m| used(m) && account(m, wallet) && !example(m))
-        {
-            sen.add(Derived::Value as u8, &text(m));
-            sen.add(Derived::Account as u8, &text(m));
-        }
-    }
-    if bytes.contains(&b'@')
-        && let Some(m) = t.vpa.find_iter(bytes).find(used)
-    {
-        let v = text(m);
-        let v = v.trim_end_matches(|c: char| !c.is_alphanumeric());
-        sen.add(Derived::Value as u8, v);
-        sen.add(Derived::Account as u8, v);
+    if digits || bytes.contains(&b'@') {
+        super::payee::accounts(t, bytes, &used, sen);
     }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).

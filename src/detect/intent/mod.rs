@@ -40,6 +40,7 @@ mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
 mod negation;
+mod payee;
 mod query_slot;
 mod subject;
 use negation::Negation;

@@ -215,7 +215,7 @@ pub(super) fn call_preset(
                             .next()?;
                         let with = rest.find(" with ")?;
                         ctx.is_own_tool(name)
-                            .then(|| preset(name, rest[with..].as_bytes()))
+                            .then(|| preset(name, &rest.as_bytes()[with..]))
                             .flatten()
                     })
                 })

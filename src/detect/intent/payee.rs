@@ -1,0 +1,69 @@
+//! Where money is told to go: an account or routing number named as such,
+//! an IBAN, a wallet or a UPI address. A number shown as a format's example
+//! ("e.g. NL91 …") is none.
+
+use super::signals::Sentence;
+use super::tables::{Derived, Tables};
+use regex::bytes::Match;
+
+/// Add each payee `bytes` (a normalised sentence) names as a value and an
+/// account; `used` rejects matches inside a quoted example.
+pub(super) fn accounts(
+    t: &Tables,
+    bytes: &[u8],
+    used: &dyn Fn(&Match<'_>) -> bool,
+    sen: &mut Sentence,
+) {
+    let text = |m: Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    let digits = bytes.iter().any(u8::is_ascii_digit);
+    // An account or routing number named as such ("account 12345678").
+    if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
+        sen.add(Derived::Value as u8, &text(m));
+        sen.add(Derived::Account as u8, &text(m));
+    }
+    // An account mixes digits and letters (a word of 32 letters is none); a
+    // wallet outside 0x… holds a letter past `f` (a commit hash holds none).
+    let account = |m: &Match<'_>, wallet: bool| {
+        let b = m.as_bytes();
+        b.iter().any(u8::is_ascii_digit)
+            && b.iter().any(u8::is_ascii_alphabetic)
+            && (!wallet || b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c)))
+    };
+    // A number shown as the format's example ("an IBAN with spaces, e.g.
+    // NL91 …") is no account anyone is told to use.
+    let example = |m: &Match<'_>| {
+        let before = String::from_utf8_lossy(&bytes[m.start().saturating_sub(14)..m.start()]);
+        let before = before.trim_end();
+        [
+            "e.g.",
+            "e.g",
+            "for example",
+            "for instance",
+            "such as",
+            "example:",
+            "i.e.",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w))
+    };
+    for (re, wallet) in [(&t.iban, false), (&t.wallet, true)] {
+        if !digits {
+            break;
+        }
+        if let Some(m) = re
+            .find_iter(bytes)
+            .find(|m| used(m) && account(m, wallet) && !example(m))
+        {
+            sen.add(Derived::Value as u8, &text(m));
+            sen.add(Derived::Account as u8, &text(m));
+        }
+    }
+    if bytes.contains(&b'@')
+        && let Some(m) = t.vpa.find_iter(bytes).find(used)
+    {
+        let v = text(m);
+        let v = v.trim_end_matches(|c: char| !c.is_alphanumeric());
+        sen.add(Derived::Value as u8, v);
+        sen.add(Derived::Account as u8, v);
+    }
+}
