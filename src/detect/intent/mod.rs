@@ -288,34 +288,35 @@ pub fn analyse(
             {
                 continue;
             }
-            // "Always in this list, in addition to whoever the user names": the
-            // user's choice and one more, a change to it.
+            // The words before the user's choice: passed over ("set it to +44…
+            // and not the subscriber's own number") or added to ("always in
+            // this list, in addition to whoever the user names").
             if b & t.c.user_choice != 0 {
                 let before = text[range.start..h.span.0 as usize].trim_end();
-                // "Set it to +44… and not the subscriber's own number": the
-                // user's choice named to be passed over.
-                if let Some(p) = ["and not", "but not", "instead of", "rather than", "not to"]
-                    .iter()
-                    .find(|p| before.ends_with(*p))
-                {
+                let reread: [(&[&str], u128); 2] = [
+                    (
+                        &["and not", "but not", "instead of", "rather than", "not to"],
+                        t.c.override_,
+                    ),
+                    (
+                        &[
+                            "in addition to",
+                            "as well as",
+                            "besides",
+                            "on top of",
+                            "alongside",
+                        ],
+                        t.c.shadow_change,
+                    ),
+                ];
+                if let Some((p, concept)) = reread.iter().find_map(|(words, c)| {
+                    words.iter().find(|p| before.ends_with(**p)).map(|p| (p, c))
+                }) {
                     let from = range.start + before.len() - p.len();
-                    let over = t.c.override_.trailing_zeros() as u8;
-                    sen.add(over, &text[from..h.span.1 as usize]);
-                    continue;
-                }
-                if let Some(p) = [
-                    "in addition to",
-                    "as well as",
-                    "besides",
-                    "on top of",
-                    "alongside",
-                ]
-                .iter()
-                .find(|p| before.ends_with(*p))
-                {
-                    let from = range.start + before.len() - p.len();
-                    let change = t.c.shadow_change.trailing_zeros() as u8;
-                    sen.add(change, &text[from..h.span.1 as usize]);
+                    sen.add(
+                        concept.trailing_zeros() as u8,
+                        &text[from..h.span.1 as usize],
+                    );
                     continue;
                 }
             }
