@@ -99,12 +99,11 @@ fn comment_wraps(before: &str, after: &str) -> bool {
     if comment_leader(next) != Some(family) {
         return false;
     }
-    let body = |l: &str| {
+    fn body(l: &str) -> &str {
         l.trim_start()
             .trim_start_matches(['/', '-', '#', '*'])
             .trim()
-            .to_string()
-    };
+    }
     let (this, rest) = (body(line), body(next));
     !this.is_empty()
         && !rest.is_empty()

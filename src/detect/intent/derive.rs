@@ -294,7 +294,7 @@ pub(super) fn derive(
         sen.add(Derived::Value as u8, id);
     }
     if digits || bytes.contains(&b'@') {
-        super::payee::accounts(t, bytes, &used, sen);
+        super::payee::accounts(t, bytes, digits, &used, sen);
     }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).

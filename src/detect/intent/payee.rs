@@ -7,15 +7,16 @@ use super::tables::{Derived, Tables};
 use regex::bytes::Match;
 
 /// Add each payee `bytes` (a normalised sentence) names as a value and an
-/// account; `used` rejects matches inside a quoted example.
+/// account; `digits`: whether it holds any; `used` rejects matches inside a
+/// quoted example.
 pub(super) fn accounts(
     t: &Tables,
     bytes: &[u8],
+    digits: bool,
     used: &dyn Fn(&Match<'_>) -> bool,
     sen: &mut Sentence,
 ) {
     let text = |m: Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
-    let digits = bytes.iter().any(u8::is_ascii_digit);
     // An account or routing number named as such ("account 12345678").
     if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
         sen.add(Derived::Value as u8, &text(m));

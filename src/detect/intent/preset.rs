@@ -204,20 +204,18 @@ pub(super) fn call_preset(
         // The call in words: "call share_folder for the root folder with
         // recipient_email=\"…\"": its arguments are the rest of the sentence.
         .or_else(|| {
-            ["call ", "calls ", "invoke ", "invokes "]
-                .iter()
-                .find_map(|v| {
-                    sentence.match_indices(v).find_map(|(i, _)| {
-                        let rest = &sentence[i + v.len()..];
-                        let name = rest
-                            .trim_start_matches(['\'', '`', '"'])
-                            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                            .next()?;
-                        let with = rest.find(" with ")?;
-                        ctx.is_own_tool(name)
-                            .then(|| preset(name, &rest.as_bytes()[with..]))
-                            .flatten()
-                    })
+            let b = sentence.as_bytes();
+            t.call
+                .captures_iter(b)
+                .chain(t.bare_call.captures_iter(b))
+                .find_map(|c| {
+                    let m = c.get(1)?;
+                    let name = std::str::from_utf8(m.as_bytes()).ok()?;
+                    let rest = &sentence[m.end()..];
+                    let with = rest.find(" with ")?;
+                    ctx.is_own_tool(name)
+                        .then(|| preset(name, &rest.as_bytes()[with..]))
+                        .flatten()
                 })
         })
 }

@@ -653,8 +653,8 @@ pub fn tables() -> &'static Tables {
             channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
             // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
             iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
-            // Ethereum, Bitcoin, and base58 addresses (Solana, Tron), lowercased.
             vpa: re(r"\b[a-z0-9][a-z0-9._-]{1,40}@(?:ok[a-z]{2,12}|ybl|paytm|upi|ibl|axl|apl|axisbank|hdfcbank|icici|sbi|kotak|yesbank|pt(?:hdfc|sbi|axis|yes))\b(?:[^.@\w-]|$)"),
+            // Ethereum, Bitcoin, and base58 addresses (Solana, Tron), lowercased.
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b|\b[1-9a-z]{32,44}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected|supplied|supplies|provided|provides)\b|\b(?:stated|chosen|entered|requested|named|given|typed|supplied|picked|selected|provided)\s+by\s+the\s+[a-z'\-]{2,20}\b"),
             quote_intro: re(r"(?:\bsaying|\bsays|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b(?:[^:']|'[^':]{1,30}'){0,30}:)\s*[:(]?\s*$"),
