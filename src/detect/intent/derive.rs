@@ -315,6 +315,11 @@ pub(super) fn derive(
                 );
             }
         }
+        // One of a parameter's enum values, quoted: the sentence sets that parameter.
+        if let Some(p) = ctx.enum_param(inner) {
+            sen.add(Derived::WhereParam as u8, p);
+            sen.add(Derived::ParamNamed as u8, p);
+        }
         let identifier = inner
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));

@@ -22,6 +22,9 @@ pub(super) struct ItemCtx<'a> {
     /// Parameters typed boolean: a switch is neither a slot for data nor a
     /// destination ("set this to true when you need …").
     pub(super) booleans: Vec<String>,
+    /// Each parameter's `enum` values, lowercased, with the parameter: a
+    /// sentence that quotes one (`'anyone_with_link'`) sets that parameter.
+    enums: Vec<(String, String)>,
 }
 
 impl<'a> ItemCtx<'a> {
@@ -41,7 +44,7 @@ impl<'a> ItemCtx<'a> {
                     .map(|rest| rest.split('.').next().unwrap_or(rest))
             })
             .map(str::to_lowercase);
-        let (params, scalars, booleans) = Self::collect_params(item);
+        let (params, scalars, booleans, enums) = Self::collect_params(item);
         ItemCtx {
             s,
             item,
@@ -49,6 +52,7 @@ impl<'a> ItemCtx<'a> {
             params,
             scalars,
             booleans,
+            enums,
         }
     }
 
@@ -56,20 +60,39 @@ impl<'a> ItemCtx<'a> {
         &self.params
     }
 
-    /// Parameter names, those of them typed boolean, integer or number, and
-    /// those typed boolean, from one walk over the schema.
+    /// The parameter whose `enum` lists `value` (lowercase).
+    pub(super) fn enum_param(&self, value: &str) -> Option<&str> {
+        self.enums
+            .iter()
+            .find(|(v, _)| v == value)
+            .map(|(_, p)| p.as_str())
+    }
+
+    /// Parameter names, those of them typed boolean, integer or number, those
+    /// typed boolean, and the enum values, from one walk over the schema.
+    #[allow(clippy::type_complexity)]
     fn collect_params(
         item: Option<&crate::surface::Item>,
-    ) -> (Vec<String>, Vec<String>, Vec<String>) {
+    ) -> (Vec<String>, Vec<String>, Vec<String>, Vec<(String, String)>) {
         let Some(item) = item else {
-            return (Vec::new(), Vec::new(), Vec::new());
+            return (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         };
         let mut out = Vec::new();
         let mut scalars = Vec::new();
         let mut booleans = Vec::new();
+        let mut enums = Vec::new();
         for (k, v) in crate::detect::capability::params(item) {
             let k = k.to_lowercase();
             let ty = v.get("type").and_then(|t| t.as_str());
+            if let Some(values) = v.get("enum").and_then(|e| e.as_array()) {
+                enums.extend(
+                    values
+                        .iter()
+                        .filter_map(|e| e.as_str())
+                        .filter(|e| e.len() >= 3)
+                        .map(|e| (e.to_lowercase(), k.clone())),
+                );
+            }
             if ty.is_some_and(|t| matches!(t, "boolean" | "integer" | "number")) {
                 scalars.push(k.clone());
             }
@@ -86,7 +109,7 @@ impl<'a> ItemCtx<'a> {
             );
         }
         out.retain(|n| n.len() >= 2);
-        (out, scalars, booleans)
+        (out, scalars, booleans, enums)
     }
 
     pub(super) fn concepts_of(words: &str) -> u128 {
