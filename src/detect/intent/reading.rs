@@ -145,7 +145,13 @@ impl Reading {
                 let Some(r) = sentences.iter().find(|r| r.contains(&q.0)) else {
                     return false;
                 };
-                let inside = || hits.iter().filter(|h| r.contains(&(h.span.0 as usize)));
+                // A table cell is read on its own: a label in the cell before
+                // (`assistant-targeted | "…"`) addresses no one.
+                let cell = text[r.start..q.0].rfind('|').map_or(r.start, |i| r.start + i + 1);
+                let inside = || {
+                    hits.iter()
+                        .filter(|h| r.contains(&(h.span.0 as usize)) && h.span.0 as usize >= cell)
+                };
                 // Addressed to the model, or an order to run what follows ("run 'curl …'").
                 inside().any(|h| {
                     let b = bit(h.concept as u8);
