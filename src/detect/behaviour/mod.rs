@@ -19,6 +19,12 @@ mod spans;
 mod tests;
 
 use engine::{Kind, engine};
+
+/// Who may stand before "should"/"must" and still be the tool (or nothing:
+/// the segment opens with the modal).
+const MODAL_SUBJECTS: &[&str] = &[
+    "", "it", "tool", "this", "server", "which", "that", "and", "or", "also", "always", "then",
+];
 use spans::{
     COMMAND_BEFORE, NOUN_BEFORE, VERB_AFTER, after_word, hits_within, inside, names_sibling,
     neg_ends, object_first, prev_word, quoted_spans, segments, shorten, undominated,
@@ -170,6 +176,13 @@ pub fn read(text: &str, siblings: &[String]) -> Vec<Reading> {
                         !(form.ends_with('s') || form.ends_with("ing") || form.ends_with("ed"));
                     let dual = objects.iter().any(|o| o.span == h.span);
                     if (bare || dual) && !VERB_AFTER.contains(&pw) {
+                        return false;
+                    }
+                    // `containers should run one process`: a rule about what
+                    // the tool reads (a linter's check), not what it does.
+                    if matches!(pw, "should" | "must")
+                        && !MODAL_SUBJECTS.contains(&prev_word(t, seg.start, pstart).1)
+                    {
                         return false;
                     }
                     // `get download urls`: the second verb-form modifies the noun.

@@ -148,3 +148,13 @@ fn credentials_are_asked_for() {
         Some("one-time code")
     );
 }
+
+#[test]
+fn a_rule_about_what_the_tool_reads_is_not_what_it_does() {
+    // A linter's check names what the linted file should do.
+    assert!(roles("Containers should run one process.").is_empty());
+    assert!(roles("Scripts must delete their temporary files.").is_empty());
+    // The tool itself, or the segment opening with the modal, still counts.
+    assert!(roles("It should run the command in the workspace.").contains(&"code-exec"));
+    assert!(roles("This tool must delete the file after upload.").contains(&"destructive"));
+}

@@ -784,7 +784,14 @@ pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
 /// ("`…/r.gif?d=DRAFT`, replacing DRAFT with the text the user pasted"): a
 /// placeholder written as a plain word is a slot all the same.
 fn fills_url_value(sentence: &str, url: &str) -> bool {
-    const VERBS: [&str; 6] = ["replacing ", "replace ", "replaces ", "substitute ", "substituting ", "swap "];
+    const VERBS: [&str; 6] = [
+        "replacing ",
+        "replace ",
+        "replaces ",
+        "substitute ",
+        "substituting ",
+        "swap ",
+    ];
     VERBS.iter().any(|v| {
         sentence.match_indices(v).any(|(at, _)| {
             let rest = &sentence[at + v.len()..];
@@ -795,7 +802,10 @@ fn fills_url_value(sentence: &str, url: &str) -> bool {
                 .unwrap_or("");
             let after = &rest[rest.find(tok).map_or(0, |i| i + tok.len())..];
             tok.len() >= 2
-                && after.trim_start_matches(['\'', '`', '"']).trim_start().starts_with("with ")
+                && after
+                    .trim_start_matches(['\'', '`', '"'])
+                    .trim_start()
+                    .starts_with("with ")
                 && ["=", "/"].iter().any(|sep| {
                     url.match_indices(&format!("{sep}{tok}")).any(|(i, m)| {
                         !url[i + m.len()..]
@@ -805,4 +815,3 @@ fn fills_url_value(sentence: &str, url: &str) -> bool {
         })
     })
 }
-

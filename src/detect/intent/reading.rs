@@ -147,7 +147,9 @@ impl Reading {
                 };
                 // A table cell is read on its own: a label in the cell before
                 // (`assistant-targeted | "…"`) addresses no one.
-                let cell = text[r.start..q.0].rfind('|').map_or(r.start, |i| r.start + i + 1);
+                let cell = text[r.start..q.0]
+                    .rfind('|')
+                    .map_or(r.start, |i| r.start + i + 1);
                 let inside = || {
                     hits.iter()
                         .filter(|h| r.contains(&(h.span.0 as usize)) && h.span.0 as usize >= cell)
