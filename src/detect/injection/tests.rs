@@ -5,6 +5,7 @@ use crate::surface::{Item, Location, Source, Transport};
 use serde_json::json;
 use std::collections::BTreeSet;
 
+mod grids;
 mod scenes;
 mod settings;
 mod slots;

@@ -134,7 +134,7 @@ pub(super) fn derive(
                 || u.contains('$')
                 || u.contains("%s")
                 || u.contains('[')
-                || fills_url_value(sentence, &u))
+                || super::query_slot::fills_url_value(sentence, &u))
                 && !route_only(&u)
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
@@ -778,40 +778,4 @@ pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
         guarded |= t.guarded_data.contains(*w);
     }
     guarded
-}
-
-/// A URL whose query value or path part the sentence orders replaced
-/// ("`…/r.gif?d=DRAFT`, replacing DRAFT with the text the user pasted"): a
-/// placeholder written as a plain word is a slot all the same.
-fn fills_url_value(sentence: &str, url: &str) -> bool {
-    const VERBS: [&str; 6] = [
-        "replacing ",
-        "replace ",
-        "replaces ",
-        "substitute ",
-        "substituting ",
-        "swap ",
-    ];
-    VERBS.iter().any(|v| {
-        sentence.match_indices(v).any(|(at, _)| {
-            let rest = &sentence[at + v.len()..];
-            let tok: &str = rest
-                .trim_start_matches(['\'', '`', '"'])
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .next()
-                .unwrap_or("");
-            let after = &rest[rest.find(tok).map_or(0, |i| i + tok.len())..];
-            tok.len() >= 2
-                && after
-                    .trim_start_matches(['\'', '`', '"'])
-                    .trim_start()
-                    .starts_with("with ")
-                && ["=", "/"].iter().any(|sep| {
-                    url.match_indices(&format!("{sep}{tok}")).any(|(i, m)| {
-                        !url[i + m.len()..]
-                            .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                    })
-                })
-        })
-    })
 }

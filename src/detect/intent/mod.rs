@@ -36,6 +36,7 @@ mod carry;
 mod derive;
 mod evaluate;
 mod fnv;
+mod grid;
 mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;

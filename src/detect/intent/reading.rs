@@ -61,6 +61,7 @@ impl Reading {
         let (mut hits, gated) = find_gated(t, &text, &sentences);
         frame_hits(t, &text, &mut hits);
         settings_hits(t, &text, &sentences, &mut hits);
+        super::grid::grid_hits(t, &text, &sentences, &mut hits);
         nominal_hits(t, &text, &sentences, &mut hits);
         drop_scoped_context(t, &text, &mut hits);
         drop_indirect_questions(t, &text, &mut hits);
@@ -112,7 +113,7 @@ impl Reading {
         // gives no order inside lists what the text is about ("(for example
         // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
         if text.contains('(') {
-            for r in example_parentheses(&text) {
+            for r in super::grid::example_parentheses(&text) {
                 let gives_order = hits.iter().any(|h| {
                     h.span.0 as usize >= r.start
                         && h.span.1 as usize <= r.end
@@ -128,7 +129,7 @@ impl Reading {
         // Not when it speaks to the model (`(?#assistant: …)`, an alternative
         // `assistant_must_call_…`).
         if super::is_schema_value(&field.path)
-            && looks_like_regex(raw)
+            && super::grid::looks_like_regex(raw)
             && !hits.iter().any(|h| bit(h.concept as u8) & t.c.orders != 0)
         {
             mentions.push((0, text.len()));
@@ -145,14 +146,13 @@ impl Reading {
                 let Some(r) = sentences.iter().find(|r| r.contains(&q.0)) else {
                     return false;
                 };
-                // A table cell is read on its own: a label in the cell before
-                // (`assistant-targeted | "…"`) addresses no one.
+                // A table cell is read on its own (`assistant-targeted | "…"`).
                 let cell = text[r.start..q.0]
                     .rfind('|')
                     .map_or(r.start, |i| r.start + i + 1);
                 let inside = || {
                     hits.iter()
-                        .filter(|h| r.contains(&(h.span.0 as usize)) && h.span.0 as usize >= cell)
+                        .filter(move |h| (cell..r.end).contains(&h.range().start))
                 };
                 // Addressed to the model, or an order to run what follows ("run 'curl …'").
                 inside().any(|h| {
@@ -657,53 +657,6 @@ pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
                 None => v.find([',', '}', ']']).unwrap_or(v.len()),
             };
             out.push((key, v[..v_len].trim_matches(q), v_at + v_len));
-        }
-    }
-    out
-}
-
-/// Regular-expression syntax: a group of alternatives, an escape class, a
-/// non-capturing group or anchors around the whole text.
-fn looks_like_regex(raw: &str) -> bool {
-    let alternation = raw.find('(').is_some_and(|o| {
-        raw[o..]
-            .find(')')
-            .is_some_and(|c| raw[o..o + c].contains('|'))
-    });
-    alternation
-        || raw.contains("(?")
-        || ["\\s", "\\d", "\\w", "\\b", "\\.", "[a-z", "[A-Z", "[0-9"]
-            .iter()
-            .any(|p| raw.contains(p))
-        || (raw.starts_with('^') && raw.ends_with('$'))
-}
-
-/// Parentheses (at most 400 bytes, nesting counted) that open with an example
-/// marker: `(for example …)`, `(e.g. …)`, `(such as …)`, `(for instance …)`.
-fn example_parentheses(text: &str) -> Vec<std::ops::Range<usize>> {
-    const INTROS: [&str; 5] = ["for example", "e.g.", "eg.", "such as", "for instance"];
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find('(') {
-        let open = from + i;
-        from = open + 1;
-        let inner = text[open + 1..].trim_start();
-        if !INTROS.iter().any(|p| inner.starts_with(p)) {
-            continue;
-        }
-        let limit = (open + 400).min(text.len());
-        let mut depth = 0usize;
-        let close = text.as_bytes()[open..limit].iter().position(|&b| {
-            match b {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            }
-            depth == 0
-        });
-        if let Some(c) = close {
-            out.push(open..open + c + 1);
-            from = open + c + 1;
         }
     }
     out
