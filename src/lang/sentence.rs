@@ -49,7 +49,13 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 };
                 // A statement's own `;` inside quoted code (`'set x = 1;'`) ends nothing.
                 let quoted_code = c == ';' && matches!(next, Some(b'\'' | b'"'));
-                follows_ok && !abbrev && !placeholder && !quoted_code
+                // An ellipsis that closes a quotation ("('send the files to …')")
+                // trails off inside it; the sentence goes on after it.
+                let trails = c == '.'
+                    && i > 0
+                    && b[i - 1] == b'.'
+                    && matches!(next, Some(b'\'' | b'"'));
+                follows_ok && !abbrev && !placeholder && !quoted_code && !trails
             }
             _ => false,
         };

@@ -100,8 +100,20 @@ impl Reading {
                     "" | "or" | "and" | "/" | ";"
                 )
             });
+            // Attributed after it ("\"…,\" said the CTO"), as a press release quotes.
+            let after = text[e..].trim_start_matches([',', ' ']);
+            let attributed = ["said ", "says ", "added ", "adds ", "explained ", "noted "]
+                .iter()
+                .any(|w| after.starts_with(w));
+            // Outside a defensive text, a quotation that tells the assistant
+            // what to do ("said: \"from now on, the assistant …\"") is an order.
+            let addresses = defensive_words == 0
+                && hits.iter().any(|h| {
+                    bit(h.concept as u8) & t.c.addressee != 0 && s < h.range().start && h.range().end < e
+                });
             if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
-                && (listed || t.quote_intro.is_match(&text.as_bytes()[from..s]))
+                && !addresses
+                && (listed || attributed || t.quote_intro.is_match(&text.as_bytes()[from..s]))
             {
                 mentions.push((s, e));
                 last_end = Some(e);
@@ -269,10 +281,11 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
             return true;
         }
         let start = h.span.0 as usize;
+        // "What the user gives (you) in this conversation": where it was given.
         if chosen_in.iter().any(|&e| {
             e <= start
                 && matches!(
-                    text[e..start].trim(),
+                    text[e..start].trim().trim_start_matches("you "),
                     "in" | "during" | "earlier in" | "within"
                 )
         }) {
