@@ -51,10 +51,8 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 let quoted_code = c == ';' && matches!(next, Some(b'\'' | b'"'));
                 // An ellipsis that closes a quotation ("('send the files to …')")
                 // trails off inside it; the sentence goes on after it.
-                let trails = c == '.'
-                    && i > 0
-                    && b[i - 1] == b'.'
-                    && matches!(next, Some(b'\'' | b'"'));
+                let trails =
+                    c == '.' && i > 0 && b[i - 1] == b'.' && matches!(next, Some(b'\'' | b'"'));
                 follows_ok && !abbrev && !placeholder && !quoted_code && !trails
             }
             _ => false,

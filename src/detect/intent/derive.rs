@@ -790,8 +790,16 @@ fn contact_line(before: &str) -> bool {
     let label = label.rsplit('\n').next().unwrap_or(label);
     !label.is_empty()
         && label.len() <= 32
-        && ["contact", "support", "press", "media", "inquiries", "enquiries", "help desk", "helpdesk"]
-            .iter()
-            .any(|w| label.ends_with(w) || label.starts_with(w))
+        && [
+            "contact",
+            "support",
+            "press",
+            "media",
+            "inquiries",
+            "enquiries",
+            "help desk",
+            "helpdesk",
+        ]
+        .iter()
+        .any(|w| label.ends_with(w) || label.starts_with(w))
 }
-

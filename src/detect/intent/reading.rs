@@ -65,6 +65,7 @@ impl Reading {
         nominal_hits(t, &text, &sentences, &mut hits);
         drop_scoped_context(t, &text, &mut hits);
         drop_indirect_questions(t, &text, &mut hits);
+        drop_ordinals(t, &text, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -109,7 +110,9 @@ impl Reading {
             // what to do ("said: \"from now on, the assistant …\"") is an order.
             let addresses = defensive_words == 0
                 && hits.iter().any(|h| {
-                    bit(h.concept as u8) & t.c.addressee != 0 && s < h.range().start && h.range().end < e
+                    bit(h.concept as u8) & t.c.addressee != 0
+                        && s < h.range().start
+                        && h.range().end < e
                 });
             if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
                 && !addresses
@@ -306,6 +309,23 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
             _ => false,
         };
         !scoped
+    });
+}
+
+/// "The first open section", "an open ticket": a verb form after a
+/// determiner or an ordinal is an adjective; it opens nothing.
+fn drop_ordinals(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const BEFORE: [&str; 9] = [
+        "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ",
+    ];
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.verbs == 0
+            || !matches!(&text[h.range()], "open" | "closed" | "pending")
+            || !BEFORE.iter().any(|d| {
+                let before = &text[..h.span.0 as usize];
+                before.ends_with(d)
+                    && !before[..before.len() - d.len()].ends_with(|c: char| c.is_alphanumeric())
+            })
     });
 }
 
