@@ -19,16 +19,16 @@ mod spans;
 mod tests;
 
 use engine::{Kind, engine};
+use spans::{
+    COMMAND_BEFORE, NOUN_BEFORE, VERB_AFTER, after_word, hits_within, inside, names_sibling,
+    neg_ends, object_first, prev_word, quoted_spans, segments, shorten, undominated,
+};
 
 /// Who may stand before "should"/"must" and still be the tool (or nothing:
 /// the segment opens with the modal).
 const MODAL_SUBJECTS: &[&str] = &[
     "", "it", "tool", "this", "server", "which", "that", "and", "or", "also", "always", "then",
 ];
-use spans::{
-    COMMAND_BEFORE, NOUN_BEFORE, VERB_AFTER, after_word, hits_within, inside, names_sibling,
-    neg_ends, object_first, prev_word, quoted_spans, segments, shorten, undominated,
-};
 
 /// One role read from a text, with the words that gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -91,10 +91,13 @@ pub(super) fn grid_hits(
                 continue;
             }
             let cell = text[c.clone()].trim_start();
-            let at = c.end - text[c.clone()].trim_start().len();
+            let at = c.end - cell.len();
+            // The verb, or its third person ("mentions"), as a whole word.
             if let Some(v) = TELL.iter().find(|v| {
-                cell.strip_prefix(**v)
-                    .is_some_and(|rest| rest.starts_with([' ', 's']) || rest.is_empty())
+                cell.strip_prefix(**v).is_some_and(|rest| {
+                    let rest = rest.strip_prefix('s').unwrap_or(rest);
+                    rest.is_empty() || rest.starts_with(' ')
+                })
             }) {
                 hits.push(lang::Hit {
                     concept: conceal,

@@ -44,16 +44,17 @@ impl<'a> ItemCtx<'a> {
                     .map(|rest| rest.split('.').next().unwrap_or(rest))
             })
             .map(str::to_lowercase);
-        let (params, scalars, booleans, enums) = Self::collect_params(item);
-        ItemCtx {
+        let mut ctx = ItemCtx {
             s,
             item,
             own_param,
-            params,
-            scalars,
-            booleans,
-            enums,
-        }
+            params: Vec::new(),
+            scalars: Vec::new(),
+            booleans: Vec::new(),
+            enums: Vec::new(),
+        };
+        ctx.collect_params();
+        ctx
     }
 
     pub(super) fn param_names(&self) -> &[String] {
@@ -70,22 +71,15 @@ impl<'a> ItemCtx<'a> {
 
     /// Parameter names, those of them typed boolean, integer or number, those
     /// typed boolean, and the enum values, from one walk over the schema.
-    #[allow(clippy::type_complexity)]
-    fn collect_params(
-        item: Option<&crate::surface::Item>,
-    ) -> (Vec<String>, Vec<String>, Vec<String>, Vec<(String, String)>) {
-        let Some(item) = item else {
-            return (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    fn collect_params(&mut self) {
+        let Some(item) = self.item else {
+            return;
         };
-        let mut out = Vec::new();
-        let mut scalars = Vec::new();
-        let mut booleans = Vec::new();
-        let mut enums = Vec::new();
         for (k, v) in crate::detect::capability::params(item) {
             let k = k.to_lowercase();
             let ty = v.get("type").and_then(|t| t.as_str());
             if let Some(values) = v.get("enum").and_then(|e| e.as_array()) {
-                enums.extend(
+                self.enums.extend(
                     values
                         .iter()
                         .filter_map(|e| e.as_str())
@@ -94,22 +88,21 @@ impl<'a> ItemCtx<'a> {
                 );
             }
             if ty.is_some_and(|t| matches!(t, "boolean" | "integer" | "number")) {
-                scalars.push(k.clone());
+                self.scalars.push(k.clone());
             }
             if ty == Some("boolean") {
-                booleans.push(k.clone());
+                self.booleans.push(k.clone());
             }
-            out.push(k);
+            self.params.push(k);
         }
         if let Some(args) = item.raw.get("arguments").and_then(|a| a.as_array()) {
-            out.extend(
+            self.params.extend(
                 args.iter()
                     .filter_map(|a| a.get("name").and_then(|n| n.as_str()))
                     .map(str::to_lowercase),
             );
         }
-        out.retain(|n| n.len() >= 2);
-        (out, scalars, booleans, enums)
+        self.params.retain(|n| n.len() >= 2);
     }
 
     pub(super) fn concepts_of(words: &str) -> u128 {

@@ -65,7 +65,7 @@ impl Reading {
         nominal_hits(t, &text, &sentences, &mut hits);
         drop_scoped_context(t, &text, &mut hits);
         drop_indirect_questions(t, &text, &mut hits);
-        drop_ordinals(t, &text, &mut hits);
+        drop_adjectives(t, &text, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits
@@ -312,15 +312,15 @@ fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     });
 }
 
-/// "The first open section", "an open ticket": a verb form after a
-/// determiner or an ordinal is an adjective; it opens nothing.
-fn drop_ordinals(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+/// "The first open section", "an open ticket": "open" after a determiner
+/// or an ordinal is an adjective; it opens nothing.
+fn drop_adjectives(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     const BEFORE: [&str; 9] = [
         "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ",
     ];
     hits.retain(|h| {
         bit(h.concept as u8) & t.c.verbs == 0
-            || !matches!(&text[h.range()], "open" | "closed" | "pending")
+            || &text[h.range()] != "open"
             || !BEFORE.iter().any(|d| {
                 let before = &text[..h.span.0 as usize];
                 before.ends_with(d)
