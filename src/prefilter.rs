@@ -296,6 +296,11 @@ mod tests {
                 "{key}: alternatives without a literal"
             );
             assert_eq!(pre.patterns, patterns.len(), "{key}: pattern count");
+            // Start-up checks only the automaton's layout; every index here.
+            assert!(
+                pre.nfa.as_ref().is_some_and(|n| n.valid()),
+                "{key}: automaton"
+            );
             let mut matched = 0;
             for t in &texts {
                 // As the stages see them: raw and lowercased (the reader's normalised text).

@@ -661,6 +661,8 @@ mod tests {
             let First::Static(st) = &b.nfa else {
                 panic!("from_compiled reads the static automaton")
             };
+            // Start-up checks only the layout; every index is checked here.
+            assert!(st.valid());
             for t in a.literals.iter().map(|l| l.as_ref()).chain([all.as_str()]) {
                 let x: Vec<(usize, usize, usize)> = ac
                     .find_overlapping_iter(t)

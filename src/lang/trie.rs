@@ -202,7 +202,11 @@ pub struct Nfa<'a> {
 
 #[allow(dead_code)]
 impl<'a> Nfa<'a> {
-    /// Check the layout (sizes and every index in range) and read it.
+    /// Check the layout (the sizes, and the root's edges in range) and read
+    /// it. The automata are compiled into the binary by `build.rs`, and every
+    /// one of them passes [`Nfa::valid`] in the unit tests: checking every
+    /// index again at start-up read the whole table (several hundred pages)
+    /// for a scan that visits a few of them (issue 22).
     pub fn new(b: &'a [u8]) -> Option<Nfa<'a>> {
         let mut r = Reader::new(b);
         let (nodes, edges, patterns) = (r.num()?, r.num()?, r.num()?);
@@ -219,30 +223,9 @@ impl<'a> Nfa<'a> {
         if !r.rest().is_empty() || nodes == 0 {
             return None;
         }
-        // Every index in range, so the search never panics.
-        for s in 0..nodes {
-            let (e0, e1) = (edge_start.get(s) as usize, edge_start.get(s + 1) as usize);
-            let (o0, o1) = (out_start.get(s) as usize, out_start.get(s + 1) as usize);
-            let on = out_next.get(s);
-            if e0 > e1
-                || e1 > edges
-                || o0 > o1
-                || o1 > outs
-                || fail.get(s) as usize >= nodes
-                || (on != u32::MAX && on as usize >= nodes)
-            {
-                return None;
-            }
-        }
-        for e in 0..edges {
-            if edge_next.get(e) as usize >= nodes {
-                return None;
-            }
-        }
-        for o in 0..outs {
-            if out_pattern.get(o) as usize >= patterns {
-                return None;
-            }
+        let (e0, e1) = (edge_start.get(0) as usize, edge_start.get(1) as usize);
+        if e0 > e1 || e1 > edges || (e0..e1).any(|e| edge_next.get(e) as usize >= nodes) {
+            return None;
         }
         let mut root = [0u32; 256];
         for e in edge_start.get(0) as usize..edge_start.get(1) as usize {
@@ -264,6 +247,32 @@ impl<'a> Nfa<'a> {
 
     pub fn patterns(&self) -> usize {
         self.patterns
+    }
+
+    /// Every index in range, so the search never panics (run on every
+    /// compiled automaton by the unit tests).
+    pub fn valid(&self) -> bool {
+        let nodes = self.fail.0.len() / 4;
+        let edges = self.edge_byte.len();
+        let outs = self.out_pattern.0.len() / 4;
+        (0..nodes).all(|s| {
+            let (e0, e1) = (
+                self.edge_start.get(s) as usize,
+                self.edge_start.get(s + 1) as usize,
+            );
+            let (o0, o1) = (
+                self.out_start.get(s) as usize,
+                self.out_start.get(s + 1) as usize,
+            );
+            let on = self.out_next.get(s);
+            e0 <= e1
+                && e1 <= edges
+                && o0 <= o1
+                && o1 <= outs
+                && (self.fail.get(s) as usize) < nodes
+                && (on == u32::MAX || (on as usize) < nodes)
+        }) && (0..edges).all(|e| (self.edge_next.get(e) as usize) < nodes)
+            && (0..outs).all(|o| (self.out_pattern.get(o) as usize) < self.patterns)
     }
 
     #[inline]

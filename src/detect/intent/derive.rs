@@ -193,7 +193,7 @@ pub(super) fn derive(
     // server's own address; nothing is sent there.
     if sentence.contains('@')
         && let Some(m) = t.email.find_iter(bytes).find(used)
-        && !contact_line(&sentence[..m.start()])
+        && !super::grid::contact_line(&sentence[..m.start()])
     {
         let e = text(m);
         sen.add(Derived::WhereExt as u8, &e);
@@ -781,25 +781,4 @@ pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
         guarded |= t.guarded_data.contains(*w);
     }
     guarded
-}
-
-/// A line that only introduces a contact address: its text before the
-/// address is a contact label (`media contact:`, `support:`, `press inquiries:`).
-fn contact_line(before: &str) -> bool {
-    let label = before.trim_end().trim_end_matches(':').trim();
-    let label = label.rsplit('\n').next().unwrap_or(label);
-    !label.is_empty()
-        && label.len() <= 32
-        && [
-            "contact",
-            "support",
-            "press",
-            "media",
-            "inquiries",
-            "enquiries",
-            "help desk",
-            "helpdesk",
-        ]
-        .iter()
-        .any(|w| label.ends_with(w) || label.starts_with(w))
 }

@@ -1,5 +1,5 @@
 //! What a text's layout says about it: a table read by its column headings,
-//! a regular expression, a parenthesis of examples.
+//! a regular expression, a parenthesis of examples, a contact line.
 //!
 //! A table in a description is read by its column headings. In a grid such as
 //! `Role | may | must | never`, a cell under "never" says what must not be
@@ -157,4 +157,25 @@ pub(super) fn example_parentheses(text: &str) -> Vec<std::ops::Range<usize>> {
         }
     }
     out
+}
+
+/// A line that only introduces a contact address: its text before the
+/// address is a contact label (`media contact:`, `support:`, `press inquiries:`).
+pub(super) fn contact_line(before: &str) -> bool {
+    let label = before.trim_end().trim_end_matches(':').trim();
+    let label = label.rsplit('\n').next().unwrap_or(label);
+    !label.is_empty()
+        && label.len() <= 32
+        && [
+            "contact",
+            "support",
+            "press",
+            "media",
+            "inquiries",
+            "enquiries",
+            "help desk",
+            "helpdesk",
+        ]
+        .iter()
+        .any(|w| label.ends_with(w) || label.starts_with(w))
 }
