@@ -181,36 +181,21 @@ impl<'a> ItemCtx<'a> {
         bits
     }
 
-    /// The tool runs, lints or rates commands by name.
+    /// The tool runs, lints or rates commands by name. A checking verb
+    /// (`scan`, `check`, `audit`, `rate` …) counts alone or beside a command word:
+    /// `scan_command` rates commands, `library_scan` scans a media library.
     pub(super) fn shell_like(&self) -> bool {
+        const RUNS: [&str; 13] = [
+            "shell", "exec", "execute", "command", "commands", "terminal", "run", "bash", "script",
+            "cmd", "process", "lint", "linter",
+        ];
+        const CHECKS: [&str; 7] = [
+            "check", "analyze", "analyse", "audit", "rate", "score", "scan",
+        ];
         self.item.is_some_and(|item| {
-            crate::detect::capability::tokens(&item.name)
-                .iter()
-                .any(|w| {
-                    matches!(
-                        w.as_str(),
-                        "shell"
-                            | "exec"
-                            | "execute"
-                            | "command"
-                            | "commands"
-                            | "terminal"
-                            | "run"
-                            | "bash"
-                            | "script"
-                            | "cmd"
-                            | "process"
-                            | "lint"
-                            | "linter"
-                            | "check"
-                            | "analyze"
-                            | "analyse"
-                            | "audit"
-                            | "rate"
-                            | "score"
-                            | "scan"
-                    )
-                })
+            let toks = crate::detect::capability::tokens(&item.name);
+            let runs = toks.iter().any(|w| RUNS.contains(&w.as_str()));
+            runs || (toks.len() == 1 && toks.iter().any(|w| CHECKS.contains(&w.as_str())))
         })
     }
 
