@@ -2,10 +2,10 @@
 //! credential store, a shell): stage 2 reads a finding's context from them.
 //! A leaf: the pattern stage and the clause reader both ask it.
 
-/// Tool-name words that mark a defensive tool (a scanner quoting attacks).
-pub(crate) const DEFENSIVE_NAMES: &[&str] = &[
+/// Tool-name words that mark a defensive tool (a detector quoting attacks);
+/// `scan` as well, unless the name says it scans paper or media.
+const DEFENSIVE_NAMES: &[&str] = &[
     "detect",
-    "scan",
     "guard",
     "vet",
     "sentinel",
@@ -50,7 +50,15 @@ pub(crate) const SHELL_TOOL_NAMES: &[&str] = &[
 /// `detection`), so "veterinary" is no `vet` and "policyholder" no `policy`.
 pub(crate) fn defensive_name(item: Option<&str>) -> bool {
     name_words_have(item, DEFENSIVE_NAMES)
+        || (name_words_have(item, &["scan"]) && !name_words_have(item, SCANNED_THINGS))
 }
+
+/// What a scanner of paper or media scans: `scan_receipt`, `library_scan`,
+/// `scan_plugins` read documents or files; they detect no attack.
+const SCANNED_THINGS: &[&str] = &[
+    "receipt", "invoice", "document", "card", "barcode", "qr", "photo", "page", "bill", "book",
+    "passport", "plugin", "library", "media", "music", "album",
+];
 
 /// Whether a word of the item's name (split at `_`, `-`, spaces and
 /// camelCase) is one of `stems` or that stem with an ending of up to four
@@ -125,8 +133,17 @@ mod tests {
             "policyholder_lookup",
             "get_object",
             "",
+            // A scanner of paper or media detects nothing.
+            "scan_receipt",
+            "library_scan",
+            "scan_plugins",
         ] {
             assert!(!defensive_name(Some(n)), "{n}");
         }
+        // Unless another word of its name says it does.
+        assert!(
+            defensive_name(Some("scan_repo"))
+                && defensive_name(Some("scan_document_for_malicious_links"))
+        );
     }
 }
