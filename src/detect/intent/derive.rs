@@ -321,8 +321,8 @@ pub(super) fn derive(
         }
         // One of a parameter's enum values, quoted: the sentence sets that parameter.
         if let Some(p) = ctx.enum_param(inner) {
-            sen.add(Derived::WhereParam as u8, p);
-            sen.add(Derived::ParamNamed as u8, p);
+            sen.add(Derived::WhereParam as u8, &p);
+            sen.add(Derived::ParamNamed as u8, &p);
         }
         let identifier = inner
             .chars()

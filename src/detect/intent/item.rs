@@ -22,9 +22,6 @@ pub(super) struct ItemCtx<'a> {
     /// Parameters typed boolean: a switch is neither a slot for data nor a
     /// destination ("set this to true when you need …").
     pub(super) booleans: Vec<String>,
-    /// Each parameter's `enum` values, lowercased, with the parameter: a
-    /// sentence that quotes one (`'anyone_with_link'`) sets that parameter.
-    enums: Vec<(String, String)>,
 }
 
 impl<'a> ItemCtx<'a> {
@@ -51,7 +48,6 @@ impl<'a> ItemCtx<'a> {
             params: Vec::new(),
             scalars: Vec::new(),
             booleans: Vec::new(),
-            enums: Vec::new(),
         };
         ctx.collect_params();
         ctx
@@ -61,16 +57,24 @@ impl<'a> ItemCtx<'a> {
         &self.params
     }
 
-    /// The parameter whose `enum` lists `value` (lowercase).
-    pub(super) fn enum_param(&self, value: &str) -> Option<&str> {
-        self.enums
-            .iter()
-            .find(|(v, _)| v == value)
-            .map(|(_, p)| p.as_str())
+    /// The parameter whose `enum` lists `value` (lowercase): a sentence that
+    /// quotes one (`'anyone_with_link'`) sets that parameter. Read from the
+    /// schema when a quote asks, not kept for every field.
+    pub(super) fn enum_param(&self, value: &str) -> Option<String> {
+        crate::detect::capability::params(self.item?)
+            .into_iter()
+            .find(|(_, v)| {
+                v.get("enum").and_then(|e| e.as_array()).is_some_and(|e| {
+                    e.iter()
+                        .filter_map(|e| e.as_str())
+                        .any(|e| e.len() >= 3 && e.eq_ignore_ascii_case(value))
+                })
+            })
+            .map(|(k, _)| k.to_lowercase())
     }
 
-    /// Parameter names, those of them typed boolean, integer or number, those
-    /// typed boolean, and the enum values, from one walk over the schema.
+    /// Parameter names, those of them typed boolean, integer or number, and
+    /// those typed boolean, from one walk over the schema.
     fn collect_params(&mut self) {
         let Some(item) = self.item else {
             return;
@@ -78,15 +82,6 @@ impl<'a> ItemCtx<'a> {
         for (k, v) in crate::detect::capability::params(item) {
             let k = k.to_lowercase();
             let ty = v.get("type").and_then(|t| t.as_str());
-            if let Some(values) = v.get("enum").and_then(|e| e.as_array()) {
-                self.enums.extend(
-                    values
-                        .iter()
-                        .filter_map(|e| e.as_str())
-                        .filter(|e| e.len() >= 3)
-                        .map(|e| (e.to_lowercase(), k.clone())),
-                );
-            }
             if ty.is_some_and(|t| matches!(t, "boolean" | "integer" | "number")) {
                 self.scalars.push(k.clone());
             }

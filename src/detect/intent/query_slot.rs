@@ -91,25 +91,22 @@ pub(super) fn fills_url_value(sentence: &str, url: &str) -> bool {
         "substituting ",
         "swap ",
     ];
+    const QUOTES: [char; 3] = ['\'', '`', '"'];
     VERBS.iter().any(|v| {
         sentence.match_indices(v).any(|(at, _)| {
-            let rest = &sentence[at + v.len()..];
-            let tok: &str = rest
-                .trim_start_matches(['\'', '`', '"'])
+            let rest = sentence[at + v.len()..].trim_start_matches(QUOTES);
+            let tok = rest
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .next()
                 .unwrap_or("");
-            let after = &rest[rest.find(tok).map_or(0, |i| i + tok.len())..];
+            let after = rest[tok.len()..].trim_start_matches(QUOTES).trim_start();
+            // The word stands whole in the URL, after `=` or `/`.
             tok.len() >= 2
-                && after
-                    .trim_start_matches(['\'', '`', '"'])
-                    .trim_start()
-                    .starts_with("with ")
-                && ["=", "/"].iter().any(|sep| {
-                    url.match_indices(&format!("{sep}{tok}")).any(|(i, m)| {
-                        !url[i + m.len()..]
+                && after.starts_with("with ")
+                && url.match_indices(tok).any(|(i, _)| {
+                    url[..i].ends_with(['=', '/'])
+                        && !url[i + tok.len()..]
                             .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                    })
                 })
         })
     })
