@@ -60,6 +60,24 @@ fn is_placeholder(v: &str) -> bool {
     .any(|w| u.contains(w))
 }
 
+/// Whether the words right before a value, on its line, label it an example:
+/// "Demo token: eyJ…", "sample key = …". Its author shows it as one.
+fn labelled_example(before: &str) -> bool {
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let mut start = line.len().saturating_sub(40);
+    while !line.is_char_boundary(start) {
+        start += 1;
+    }
+    line[start..]
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| {
+            ["demo", "example", "sample", "dummy", "fake", "placeholder"]
+                .iter()
+                .any(|e| w.eq_ignore_ascii_case(e))
+        })
+}
+
 /// A JWT whose header decodes to JSON naming an algorithm.
 fn jwt_is_real(v: &str) -> bool {
     let head = v.split('.').next().unwrap_or("");
@@ -116,7 +134,10 @@ pub(super) fn secrets(
         kinds.push(("secret".into(), shown.clone()));
         let mut f = at_field(s, field, ids::MTC_INJ_SECRET_1, format!("embedded {label}"))
             .evidence(format!("{label}: {shown}"));
-        if is_placeholder(v) || (id == "jwt" && jwt_signature_is_made_up(v)) {
+        if is_placeholder(v)
+            || (id == "jwt" && jwt_signature_is_made_up(v))
+            || labelled_example(&field.text[..m.start()])
+        {
             f = f.severity(Severity::Low).confidence(Confidence::Heuristic);
             f.message.push_str(" (placeholder-shaped value)");
         }

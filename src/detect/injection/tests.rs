@@ -11,6 +11,7 @@ mod settings;
 mod slots;
 mod structure;
 mod trails;
+mod verse;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {
@@ -585,6 +586,19 @@ fn secrets_are_redacted_and_placeholders_downgraded() {
     assert_eq!(jwt("AAAAAAAAAAAA"), Some(Severity::Low));
     assert_eq!(
         jwt("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
+        Some(Severity::High)
+    );
+    // The same token labelled an example on its line is shown as one; a
+    // label on an earlier line does not reach it.
+    let sig = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    let labelled =
+        |text: String| rule(&found(&text), crate::rules::ids::MTC_INJ_SECRET_1).map(|f| f.severity);
+    assert_eq!(
+        labelled(format!("Demo token: {head}.{sig}")),
+        Some(Severity::Low)
+    );
+    assert_eq!(
+        labelled(format!("A sample follows.\nToken: {head}.{sig}")),
         Some(Severity::High)
     );
 }

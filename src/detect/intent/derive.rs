@@ -53,7 +53,8 @@ pub(super) fn in_condition(before: &str, protection: bool) -> bool {
                 | "that"
                 | "which"
                 | "who"
-        ) || !protection && matches!(*w, "it" | "this" | "tool")
+        ) && !(protection && *w == "to")
+            || !protection && matches!(*w, "it" | "this" | "tool")
     })
 }
 

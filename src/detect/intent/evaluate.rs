@@ -129,7 +129,24 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                         .map(|s| (s.sigs | sig.field_sigs, Some(s), true)),
                 )
                 .collect(),
-            _ => vec![(field_union, None, false)],
+            // A prohibition excuses the field only from a sentence that holds
+            // one of the combination's own signals or names what is at stake
+            // ("it never edits the user's crontab"): one in an unrelated
+            // chapter title ("why we never install into the system Python")
+            // forbids nothing said elsewhere in the field.
+            _ => {
+                let own = combo
+                    .all
+                    .iter()
+                    .fold(t.c.mask_what | t.c.mask_control, |m, g| m | g);
+                let forbids = sig
+                    .sentences
+                    .iter()
+                    .filter(|s| s.sigs & own != 0)
+                    .fold(sig.field_sigs, |m, s| m | s.sigs)
+                    & t.c.prohibit;
+                vec![(field_union & !t.c.prohibit | forbids, None, false)]
+            }
         };
         let mut best: Option<Structure> = None;
         for (sigs, sen, pair) in candidates {

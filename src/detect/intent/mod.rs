@@ -50,6 +50,7 @@ mod preset;
 mod reading;
 mod signals;
 mod tables;
+mod task_input;
 #[cfg(test)]
 pub(crate) mod tests;
 mod transcript;
@@ -496,7 +497,14 @@ pub fn analyse(
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.
-            if b & t.c.act != 0 && in_condition(&text[range.start..h.span.0 as usize], protection) {
+            // "Only if they renew at https://…": a condition naming where to pay is the lure.
+            let pay_at = [" at", " via", " through"]
+                .iter()
+                .any(|p| text[h.range()].ends_with(p));
+            if b & t.c.act != 0
+                && !pay_at
+                && in_condition(&text[range.start..h.span.0 as usize], protection)
+            {
                 continue;
             }
             sen.add(h.concept as u8, &text[h.range()]);
@@ -579,6 +587,9 @@ pub fn analyse(
                 &|a, b| reading.mentioned(start + a..start + b),
                 &mut sen,
             );
+        }
+        if let Some(p) = preset::described_preset(t, &ctx, field, sentence, sen.sigs) {
+            sen.add(Derived::Preset as u8, &p);
         }
         if let Some(c) = &cmd_norm
             && sentence.contains(c.as_str())

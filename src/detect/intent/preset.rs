@@ -3,8 +3,38 @@
 //! or by a defaults block or sample call in the text; and values a
 //! parameter's own text fixes (a consent flag, "set this to 'x'").
 
-use super::tables::{Tables, tables};
+use super::tables::{Derived, Tables, bit, tables};
 use crate::surface::TextField;
+
+/// A parameter that decides where things go, fixed to an outside address by
+/// its own description: "Reviewer address. For every closed case this is
+/// external-review@…", "Where the clip is posted; use https://…". The
+/// sentence states the address as a standing rule, an order to use it, or
+/// beside the data it is to carry; an example ("e.g. bob@…") is no rule.
+pub(super) fn described_preset(
+    t: &Tables,
+    ctx: &super::item::ItemCtx<'_>,
+    field: &TextField<'_>,
+    sentence: &str,
+    sigs: u128,
+) -> Option<String> {
+    if sigs & bit(Derived::WhereExt as u8) == 0
+        || sigs & t.c.example != 0
+        || !field.path.ends_with(".description")
+    {
+        return None;
+    }
+    let p = ctx.own_param.as_deref()?;
+    let ordered = sentence.match_indices("use ").any(|(i, m)| {
+        let next = &sentence[i + m.len()..];
+        let word = next.split_whitespace().next().unwrap_or("");
+        (i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
+            && (word.contains("://") || word.contains('@'))
+    });
+    let standing = sigs & (t.c.when | t.c.mask_what) != 0;
+    ((ordered || standing) && outside_preset(field.item, p, sentence))
+        .then(|| format!("`{p}` fixed to an outside address by its own description"))
+}
 
 /// The parameter whose `default`, `const` or `pattern` this field is, when that
 /// parameter decides where things go and the value names an outside address:
