@@ -78,6 +78,6 @@ pub(super) fn drop_task_input(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>)
             && noun.chars().all(|c| c.is_alphabetic() || c == '-')
             && !CONVERSATION.contains(&noun)
             && matches!(det, "the" | "a" | "an" | "this" | "that");
-        !(concrete && !EARLIER.contains(&next))
+        !concrete || EARLIER.contains(&next)
     });
 }
