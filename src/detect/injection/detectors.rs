@@ -60,22 +60,28 @@ fn is_placeholder(v: &str) -> bool {
     .any(|w| u.contains(w))
 }
 
-/// Whether the words right before a value, on its line, label it an example:
-/// "Demo token: eyJ…", "sample key = …". Its author shows it as one.
+/// Whether the last words before a value, on its line, label it an example:
+/// "Demo token: eyJ…", "sample key = …". Words of an address
+/// (`api.example.com`) label nothing, nor does a negated label ("this is not
+/// a demo key").
 fn labelled_example(before: &str) -> bool {
+    const LABELS: [&str; 6] = ["demo", "example", "sample", "dummy", "fake", "placeholder"];
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    let mut start = line.len().saturating_sub(40);
-    while !line.is_char_boundary(start) {
-        start += 1;
-    }
-    line[start..]
-        .split(|c: char| !c.is_alphanumeric())
+    let words: Vec<String> = line
+        .split_whitespace()
+        .filter(|w| !w.contains("://") && !w.contains('@'))
+        .filter(|w| !w.trim_matches(|c: char| !c.is_alphanumeric()).contains('.'))
+        .flat_map(|w| w.split(|c: char| !c.is_alphanumeric()))
         .filter(|w| !w.is_empty())
-        .any(|w| {
-            ["demo", "example", "sample", "dummy", "fake", "placeholder"]
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let tail = &words[words.len().saturating_sub(6)..];
+    tail.iter().enumerate().any(|(k, w)| {
+        LABELS.contains(&w.as_str())
+            && !tail[k.saturating_sub(2)..k]
                 .iter()
-                .any(|e| w.eq_ignore_ascii_case(e))
-        })
+                .any(|n| matches!(n.as_str(), "not" | "no" | "never" | "isn" | "t"))
+    })
 }
 
 /// A JWT whose header decodes to JSON naming an algorithm.
@@ -134,12 +140,17 @@ pub(super) fn secrets(
         kinds.push(("secret".into(), shown.clone()));
         let mut f = at_field(s, field, ids::MTC_INJ_SECRET_1, format!("embedded {label}"))
             .evidence(format!("{label}: {shown}"));
-        if is_placeholder(v)
-            || (id == "jwt" && jwt_signature_is_made_up(v))
-            || labelled_example(&field.text[..m.start()])
-        {
+        if is_placeholder(v) || (id == "jwt" && jwt_signature_is_made_up(v)) {
             f = f.severity(Severity::Low).confidence(Confidence::Heuristic);
             f.message.push_str(" (placeholder-shaped value)");
+        } else if !v.contains("_live_") && field.text.get(..m.start()).is_some_and(labelled_example)
+        {
+            // Its author shows it as an example; whether it still works
+            // cannot be told, so it stays in the report, as a heuristic.
+            f = f
+                .severity(Severity::Medium)
+                .confidence(Confidence::Heuristic);
+            f.message.push_str(" (labelled as an example)");
         }
         out.push(f);
     }

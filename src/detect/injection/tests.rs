@@ -11,7 +11,7 @@ mod settings;
 mod slots;
 mod structure;
 mod trails;
-mod verse;
+mod tuning27;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {
@@ -588,17 +588,28 @@ fn secrets_are_redacted_and_placeholders_downgraded() {
         jwt("SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
         Some(Severity::High)
     );
-    // The same token labelled an example on its line is shown as one; a
-    // label on an earlier line does not reach it.
+    // The same token labelled an example on its line is shown as one (a
+    // heuristic, medium); a label on an earlier line, a negated one or the
+    // word inside an address does not make it one.
     let sig = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
     let labelled =
         |text: String| rule(&found(&text), crate::rules::ids::MTC_INJ_SECRET_1).map(|f| f.severity);
     assert_eq!(
         labelled(format!("Demo token: {head}.{sig}")),
-        Some(Severity::Low)
+        Some(Severity::Medium)
     );
     assert_eq!(
         labelled(format!("A sample follows.\nToken: {head}.{sig}")),
+        Some(Severity::High)
+    );
+    assert_eq!(
+        labelled(format!("This is not a demo token: {head}.{sig}")),
+        Some(Severity::High)
+    );
+    assert_eq!(
+        labelled(format!(
+            "curl https://api.example.com -H 'Authorization: Bearer {head}.{sig}'"
+        )),
         Some(Severity::High)
     );
 }

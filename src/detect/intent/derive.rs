@@ -15,7 +15,9 @@ use crate::surface::TextField;
 
 /// The words before a hit make it a condition: "when deploying", "if you delete".
 /// `protection`: the act is aimed at a protection, which a tool switching it
-/// off by itself ("this tool switches off the firewall") does not excuse.
+/// off by itself ("this tool switches off the firewall") does not excuse, nor
+/// a purpose clause ("called beforehand to drop the required-review rule")
+/// unless it is one the speaker cannot or will not do ("refuses to disable").
 pub(super) fn in_condition(before: &str, protection: bool) -> bool {
     // "Before the lookup, turn off …": the condition ends at its comma.
     let before = before
@@ -27,6 +29,14 @@ pub(super) fn in_condition(before: &str, protection: bool) -> bool {
         .rev()
         .take(3)
         .collect();
+    // "Refuses to disable …", "whether to turn off …": still no order.
+    let cannot_to = words.windows(2).any(|p| {
+        p[0] == "to"
+            && matches!(
+                p[1],
+                "refuse" | "refuses" | "unable" | "fail" | "fails" | "whether" | "how" | "not"
+            )
+    });
     words.iter().any(|w| {
         matches!(
             *w,
@@ -53,7 +63,7 @@ pub(super) fn in_condition(before: &str, protection: bool) -> bool {
                 | "that"
                 | "which"
                 | "who"
-        ) && !(protection && *w == "to")
+        ) && !(protection && *w == "to" && !cannot_to)
             || !protection && matches!(*w, "it" | "this" | "tool")
     })
 }

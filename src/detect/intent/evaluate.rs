@@ -130,15 +130,14 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                 )
                 .collect(),
             // A prohibition excuses the field only from a sentence that holds
-            // one of the combination's own signals or names what is at stake
-            // ("it never edits the user's crontab"): one in an unrelated
-            // chapter title ("why we never install into the system Python")
-            // forbids nothing said elsewhere in the field.
+            // one of the combination's own signals other than the data it
+            // names, or a protection or foothold ("it never edits the user's
+            // crontab"): one in an unrelated chapter title ("why we never
+            // install into the system Python") or a privacy boilerplate ("we
+            // never share your personal data") forbids nothing said elsewhere.
             _ => {
-                let own = combo
-                    .all
-                    .iter()
-                    .fold(t.c.mask_what | t.c.mask_control, |m, g| m | g);
+                let own =
+                    combo.all.iter().fold(0, |m, g| m | g) & !t.c.mask_what | t.c.mask_control;
                 let forbids = sig
                     .sentences
                     .iter()

@@ -498,11 +498,8 @@ pub fn analyse(
             }
             // An action named inside a condition ("when deploying, …") is not an order.
             // "Only if they renew at https://…": a condition naming where to pay is the lure.
-            let pay_at = [" at", " via", " through"]
-                .iter()
-                .any(|p| text[h.range()].ends_with(p));
             if b & t.c.act != 0
-                && !pay_at
+                && !payee::names_where_to_pay(text, h.range())
                 && in_condition(&text[range.start..h.span.0 as usize], protection)
             {
                 continue;

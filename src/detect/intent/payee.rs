@@ -68,3 +68,16 @@ pub(super) fn accounts(
         sen.add(Derived::Account as u8, v);
     }
 }
+
+/// Whether an act ending in "at", "via" or "through" is followed by a URL:
+/// "renew at https://…" names where to pay, "renews at the end of the
+/// month" does not.
+pub(super) fn names_where_to_pay(text: &str, hit: std::ops::Range<usize>) -> bool {
+    [" at", " via", " through"]
+        .iter()
+        .any(|p| text[hit.clone()].ends_with(p))
+        && text[hit.end..]
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.contains("://"))
+}

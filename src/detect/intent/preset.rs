@@ -10,7 +10,8 @@ use crate::surface::TextField;
 /// its own description: "Reviewer address. For every closed case this is
 /// external-review@…", "Where the clip is posted; use https://…". The
 /// sentence states the address as a standing rule, an order to use it, or
-/// beside the data it is to carry; an example ("e.g. bob@…") is no rule.
+/// beside the data it is to carry; an example ("e.g. bob@…") is no rule,
+/// nor is a service's own address in its `base_url` or `webhook`.
 pub(super) fn described_preset(
     t: &Tables,
     ctx: &super::item::ItemCtx<'_>,
@@ -25,10 +26,24 @@ pub(super) fn described_preset(
         return None;
     }
     let p = ctx.own_param.as_deref()?;
+    // A service's own address is documented in its parameter, fixed or not;
+    // a package index, a mirror or a remote pre-set to a stranger is not.
+    if p.split(['_', '-']).any(|w| {
+        matches!(
+            w,
+            "base" | "api" | "endpoint" | "webhook" | "hook" | "callback" | "host" | "server"
+        )
+    }) {
+        return None;
+    }
     let ordered = sentence.match_indices("use ").any(|(i, m)| {
         let next = &sentence[i + m.len()..];
         let word = next.split_whitespace().next().unwrap_or("");
+        let before = sentence[..i].trim_end();
         (i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
+            && !["not", "never", "don't", "n't"]
+                .iter()
+                .any(|n| before.ends_with(n))
             && (word.contains("://") || word.contains('@'))
     });
     let standing = sigs & (t.c.when | t.c.mask_what) != 0;

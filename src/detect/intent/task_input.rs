@@ -33,51 +33,86 @@ const CONVERSATION: &[&str] = &[
     "lines",
     "words",
     "text",
+    "question",
+    "questions",
+    "request",
+    "requests",
+    "query",
+    "queries",
+    "input",
+    "inputs",
+    "comment",
+    "comments",
+    "answer",
+    "answers",
+    "response",
+    "responses",
+    "feedback",
+    "data",
+    "details",
+    "information",
+    "content",
+    "contents",
 ];
 
-/// Words after it that send it back into the chat ("… wrote earlier").
+/// Words in the rest of the clause that send it back into the chat ("…
+/// wrote earlier", "… typed anywhere in this conversation").
 const EARLIER: &[&str] = &[
     "earlier",
     "before",
     "previously",
-    "so",
-    "in",
-    "during",
-    "at",
-    "over",
+    "so far",
+    "chat",
+    "conversation",
+    "session",
+    "anywhere",
+    "yesterday",
+    "last",
+    "ago",
+    "across",
+    "throughout",
+    "above",
+    "already",
+    "history",
 ];
 
 /// Drops a conversation hit ("user wrote", "user typed") that closes a
 /// relative clause on a concrete piece of work ("the caption the user
-/// typed"), unless what follows points back into the chat.
+/// typed"), unless the rest of its clause points back into the chat or its
+/// sentence names an address it would go to.
 pub(super) fn drop_task_input(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     hits.retain(|h| {
         if bit(h.concept as u8) & t.c.context == 0 {
             return true;
         }
         let term = &text[h.range()];
-        if !term.starts_with("user ")
-            || !["wrote", "typed", "entered", "pasted", "gave"]
-                .iter()
-                .any(|v| term.ends_with(v))
-        {
+        if !term.starts_with("user ") || !(term.ends_with("wrote") || term.ends_with("typed")) {
             return true;
         }
-        let Some(before) = text[..h.span.0 as usize].strip_suffix("the ") else {
+        let before = &text[..h.span.0 as usize];
+        let Some(before) = before
+            .strip_suffix("the ")
+            .filter(|b| b.is_empty() || b.ends_with(' '))
+        else {
             return true;
         };
         let mut words = before.split_whitespace().rev();
         let noun = words.next().unwrap_or("");
         let det = words.next().unwrap_or("");
-        let next = text[h.span.1 as usize..]
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .trim_matches(|c: char| c.is_ascii_punctuation());
         let concrete = noun.len() > 2
             && noun.chars().all(|c| c.is_alphabetic() || c == '-')
             && !CONVERSATION.contains(&noun)
             && matches!(det, "the" | "a" | "an" | "this" | "that");
-        !concrete || EARLIER.contains(&next)
+        if !concrete {
+            return true;
+        }
+        let after = &text[h.span.1 as usize..];
+        let clause = &after[..after.find(['.', ';', ',', '\n']).unwrap_or(after.len())];
+        let start = before.rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
+        let end = h.span.1 as usize + after.find(['.', ';', '\n']).unwrap_or(after.len());
+        let sentence = &text[start..end];
+        EARLIER.iter().any(|w| clause.contains(w))
+            || sentence.contains("://")
+            || sentence.contains('@')
     });
 }
