@@ -12,6 +12,7 @@ mod slots;
 mod structure;
 mod trails;
 mod tuning27;
+mod tuning28;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

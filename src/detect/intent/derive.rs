@@ -19,6 +19,16 @@ use crate::surface::TextField;
 /// a purpose clause ("called beforehand to drop the required-review rule")
 /// unless it is one the speaker cannot or will not do ("refuses to disable").
 pub(super) fn in_condition(before: &str, protection: bool) -> bool {
+    // "Create the role (if missing) and grant …": a parenthesis conditions
+    // what it follows, not the act after it.
+    let unbracketed;
+    let before = match (before.rfind('('), before.rfind(')')) {
+        (Some(open), Some(close)) if open < close => {
+            unbracketed = format!("{}{}", &before[..open], &before[close + 1..]);
+            unbracketed.as_str()
+        }
+        _ => before,
+    };
     // "Before the lookup, turn off …": the condition ends at its comma.
     let before = before
         .rfind([',', ';', ':'])

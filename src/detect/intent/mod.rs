@@ -497,9 +497,9 @@ pub fn analyse(
                 continue;
             }
             // An action named inside a condition ("when deploying, …") is not an order.
-            // "Only if they renew at https://…": a condition naming where to pay is the lure.
+            // "Only if they renew at https://…", "… that a fee of 149.00 is due": a payment asked is the lure.
             if b & t.c.act != 0
-                && !payee::names_where_to_pay(text, h.range())
+                && !payee::asks_payment(text, h.range())
                 && in_condition(&text[range.start..h.span.0 as usize], protection)
             {
                 continue;

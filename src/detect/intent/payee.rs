@@ -69,15 +69,19 @@ pub(super) fn accounts(
     }
 }
 
-/// Whether an act ending in "at", "via" or "through" is followed by a URL:
-/// "renew at https://…" names where to pay, "renews at the end of the
-/// month" does not.
-pub(super) fn names_where_to_pay(text: &str, hit: std::ops::Range<usize>) -> bool {
-    [" at", " via", " through"]
-        .iter()
-        .any(|p| text[hit.clone()].ends_with(p))
-        && text[hit.end..]
-            .split_whitespace()
-            .next()
-            .is_some_and(|w| w.contains("://"))
+/// Whether an act asks the person to pay: a fee or a charge said to be due
+/// ("an expedite fee of 149.00 is due"), or an act ending in "at", "via" or
+/// "through" followed by a URL ("renew at https://…"; "renews at the end of
+/// the month" names no place). No condition or relative clause excuses it.
+pub(super) fn asks_payment(text: &str, hit: std::ops::Range<usize>) -> bool {
+    let term = &text[hit.clone()];
+    term.contains("fee")
+        || term.contains(" due")
+        || [" at", " via", " through"]
+            .iter()
+            .any(|p| term.ends_with(p))
+            && text[hit.end..]
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains("://"))
 }
