@@ -19,15 +19,15 @@ use crate::surface::TextField;
 /// a purpose clause ("called beforehand to drop the required-review rule")
 /// unless it is one the speaker cannot or will not do ("refuses to disable").
 pub(super) fn in_condition(before: &str, protection: bool) -> bool {
-    // "Create the role (if missing) and grant …": a parenthesis conditions
-    // what it follows, not the act after it.
+    // "Create the role (if missing) and grant …": a parenthesis closing
+    // right before the act conditions what it follows, not the act.
     let unbracketed;
-    let before = match (before.rfind('('), before.rfind(')')) {
-        (Some(open), Some(close)) if open < close => {
+    let before = match trailing_parenthesis(before) {
+        Some((open, close)) => {
             unbracketed = format!("{}{}", &before[..open], &before[close + 1..]);
             unbracketed.as_str()
         }
-        _ => before,
+        None => before,
     };
     // "Before the lookup, turn off …": the condition ends at its comma.
     let before = before
@@ -76,6 +76,38 @@ pub(super) fn in_condition(before: &str, protection: bool) -> bool {
         ) && !(protection && *w == "to" && !cannot_to)
             || !protection && matches!(*w, "it" | "this" | "tool")
     })
+}
+
+/// The byte range of a parenthesis that closes the text (before an optional
+/// "and", "then" or "or"), matched by depth and holding no clause break;
+/// `None` when there is none or it does not pair up.
+fn trailing_parenthesis(before: &str) -> Option<(usize, usize)> {
+    let mut t = before.trim_end();
+    for w in [" and", " then", " or"] {
+        if let Some(x) = t.strip_suffix(w) {
+            t = x.trim_end();
+            break;
+        }
+    }
+    let close = t
+        .len()
+        .checked_sub(1)
+        .filter(|&c| t.as_bytes()[c] == b')')?;
+    let mut depth = 0usize;
+    for (i, b) in t.bytes().enumerate().rev() {
+        match b {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (i > 0 && !t[..i].trim().is_empty()).then_some((i, close));
+                }
+            }
+            b',' | b';' | b':' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A weak verb used to list ("values include: …", "options include a, b"):

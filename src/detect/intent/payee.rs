@@ -69,19 +69,33 @@ pub(super) fn accounts(
     }
 }
 
-/// Whether an act asks the person to pay: a fee or a charge said to be due
-/// ("an expedite fee of 149.00 is due"), or an act ending in "at", "via" or
-/// "through" followed by a URL ("renew at https://…"; "renews at the end of
-/// the month" names no place). No condition or relative clause excuses it.
+/// Whether an act asks the person to pay: a fee said due ("an expedite fee
+/// of 149.00 is due"), or an act ending in "at", "via" or "through" followed
+/// by a URL ("renew at https://…"; "renews at the end of the month" names no
+/// place). A condition or relative clause does not excuse it; a negation
+/// ("never charge a fee") still does.
 pub(super) fn asks_payment(text: &str, hit: std::ops::Range<usize>) -> bool {
     let term = &text[hit.clone()];
-    term.contains("fee")
-        || term.contains(" due")
-        || [" at", " via", " through"]
-            .iter()
-            .any(|p| term.ends_with(p))
-            && text[hit.end..]
-                .split_whitespace()
-                .next()
-                .is_some_and(|w| w.contains("://"))
+    let words = |s: &str| {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let negated = words(&text[..hit.start])
+        .iter()
+        .rev()
+        .take(3)
+        .any(|w| matches!(w.as_str(), "not" | "never" | "without" | "cannot" | "no"));
+    let fee = words(term)
+        .iter()
+        .any(|w| matches!(w.as_str(), "fee" | "fees" | "due"));
+    let place = [" at", " via", " through"]
+        .iter()
+        .any(|p| term.ends_with(p))
+        && text[hit.end..]
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.contains("://"));
+    !negated && (fee || place)
 }
