@@ -33,6 +33,7 @@
 //! - this file: one field read (`analyse`), `trace` and `kinds`.
 
 mod carry;
+mod condition;
 mod derive;
 mod evaluate;
 mod fnv;
@@ -65,7 +66,8 @@ pub use tables::{Combo, Derived, Scope, Tables, tables};
 use crate::finding::Severity;
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
-use derive::{auth_use, derive, in_address, in_condition, in_name, lists_values, order_start};
+use condition::in_condition;
+use derive::{auth_use, derive, in_address, in_name, lists_values, order_start};
 use evaluate::evaluate;
 use item::ItemCtx;
 use preset::{assignment, outside_preset, preset_slot};
