@@ -135,6 +135,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
             // crontab"): one in an unrelated chapter title ("why we never
             // install into the system Python") or a privacy boilerplate ("we
             // never share your personal data") forbids nothing said elsewhere.
+            _ if field_union & t.c.prohibit == 0 => vec![(field_union, None, false)],
             _ => {
                 let own =
                     combo.all.iter().fold(0, |m, g| m | g) & !t.c.mask_what | t.c.mask_control;

@@ -501,8 +501,8 @@ pub fn analyse(
             // An action named inside a condition ("when deploying, …") is not an order.
             // "Only if they renew at https://…", "… that a fee of 149.00 is due": a payment asked is the lure.
             if b & t.c.act != 0
-                && !payee::asks_payment(text, h.range())
                 && in_condition(&text[range.start..h.span.0 as usize], protection)
+                && !payee::asks_payment(text, h.range())
             {
                 continue;
             }

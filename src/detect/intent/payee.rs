@@ -76,20 +76,11 @@ pub(super) fn accounts(
 /// ("never charge a fee") still does.
 pub(super) fn asks_payment(text: &str, hit: std::ops::Range<usize>) -> bool {
     let term = &text[hit.clone()];
-    let words = |s: &str| {
+    fn words(s: &str) -> impl Iterator<Item = &str> {
         s.split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    let negated = words(&text[..hit.start])
-        .iter()
-        .rev()
-        .take(3)
-        .any(|w| matches!(w.as_str(), "not" | "never" | "without" | "cannot" | "no"));
-    let fee = words(term)
-        .iter()
-        .any(|w| matches!(w.as_str(), "fee" | "fees" | "due"));
+    }
+    let fee = words(term).any(|w| matches!(w, "fee" | "fees" | "due"));
     let place = [" at", " via", " through"]
         .iter()
         .any(|p| term.ends_with(p))
@@ -97,5 +88,13 @@ pub(super) fn asks_payment(text: &str, hit: std::ops::Range<usize>) -> bool {
             .split_whitespace()
             .next()
             .is_some_and(|w| w.contains("://"));
-    !negated && (fee || place)
+    // Only the three words before it: no walk over the whole text.
+    let negated = || {
+        text[..hit.start]
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .any(|w| matches!(w, "not" | "never" | "without" | "cannot" | "no"))
+    };
+    (fee || place) && !negated()
 }

@@ -66,7 +66,7 @@ impl Reading {
         drop_scoped_context(t, &text, &mut hits);
         drop_indirect_questions(t, &text, &mut hits);
         drop_adjectives(t, &text, &mut hits);
-        super::task_input::drop_task_input(t, &text, &mut hits);
+        super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
         let defensive_words = hits

@@ -80,7 +80,12 @@ const EARLIER: &[&str] = &[
 /// relative clause on a concrete piece of work ("the caption the user
 /// typed"), unless the rest of its clause points back into the chat or its
 /// sentence names an address it would go to.
-pub(super) fn drop_task_input(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+pub(super) fn drop_task_input(
+    t: &Tables,
+    text: &str,
+    sentences: &[std::ops::Range<usize>],
+    hits: &mut Vec<lang::Hit>,
+) {
     hits.retain(|h| {
         if bit(h.concept as u8) & t.c.context == 0 {
             return true;
@@ -108,9 +113,10 @@ pub(super) fn drop_task_input(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>)
         }
         let after = &text[h.span.1 as usize..];
         let clause = &after[..after.find(['.', ';', ',', '\n']).unwrap_or(after.len())];
-        let start = before.rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
-        let end = h.span.1 as usize + after.find(['.', ';', '\n']).unwrap_or(after.len());
-        let sentence = &text[start..end];
+        let sentence = sentences
+            .iter()
+            .find(|r| r.contains(&(h.span.0 as usize)))
+            .map_or("", |r| &text[r.clone()]);
         EARLIER.iter().any(|w| clause.contains(w))
             || sentence.contains("://")
             || sentence.contains('@')
