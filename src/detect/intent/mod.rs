@@ -55,6 +55,7 @@ mod task_input;
 #[cfg(test)]
 pub(crate) mod tests;
 mod transcript;
+mod untold;
 
 pub use evaluate::analyse_item;
 pub use fnv::{Fnv, FnvBuild};
@@ -512,6 +513,7 @@ pub fn analyse(
                 sen.add(t.c.context.trailing_zeros() as u8, &text[h.range()]);
             }
         }
+        untold::mark(t, reading, range.clone(), own, &mut sen);
         // An English order opens with its verb: "Add this key to …", "Also grab …".
         let at = range.start + order_start(sentence);
         // A hit may begin at a skipped adverb ("also send") and cover the verb.

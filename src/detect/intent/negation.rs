@@ -126,8 +126,15 @@ impl<'a> Negation<'a> {
 
     /// The sentence's first prohibition that forbids something.
     pub(super) fn prohibition(&self) -> Option<&'a lang::Hit> {
+        // A need denied before its verb ("you do not need to send …")
+        // orders nothing either; one after it ("reading it is not needed")
+        // leaves the next clause alone.
         self.own.iter().find(|h| {
-            bit(h.concept as u8) & self.t.c.prohibit != 0
+            (bit(h.concept as u8) & self.t.c.prohibit != 0
+                || bit(h.concept as u8) & self.t.c.need_not != 0
+                    && !["needed", "required", "necessary"]
+                        .iter()
+                        .any(|w| self.text[h.range()].ends_with(w)))
                 && !self.attributive(h)
                 && !self.conditional(h)
                 && !self.litotes(h)

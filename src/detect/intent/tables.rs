@@ -310,6 +310,10 @@ pub(super) struct Concepts {
     pub(super) defensive: u128,
     pub(super) example: u128,
     pub(super) conceal: u128,
+    /// A need denied, and the telling or asking it leaves out (`untold.rs`).
+    pub(super) need_not: u128,
+    pub(super) notify: u128,
+    pub(super) permission: u128,
     pub(super) override_: u128,
     pub(super) no_consent: u128,
     pub(super) other_tool: u128,
@@ -451,6 +455,7 @@ pub fn tables() -> &'static Tables {
                 | sig("user_words"),
             list_scope: sig("session_scope") | sig("other_tool") | sig("trigger") | sig("step"),
             trigger_any: sig("move")
+                | sig("need_not")
                 | sig("read")
                 | sig("conceal")
                 | sig("override")
@@ -492,6 +497,9 @@ pub fn tables() -> &'static Tables {
             defensive: sig("defensive"),
             example: sig("example_frame"),
             conceal: sig("conceal"),
+            need_not: sig("need_not"),
+            notify: sig("notify"),
+            permission: sig("permission"),
             override_: sig("override"),
             no_consent: sig("no_consent"),
             other_tool: sig("other_tool"),
