@@ -42,47 +42,65 @@ pub(super) fn mark(
     };
     for h in own {
         let Some(concept) = kind(h) else { continue };
+        // A need denied or a prohibition in the same clause, on either side.
+        // Japanese, Korean and Hindi deny after the verb ("伝える必要は
+        // ありません"), and only there: "不可と伝える" tells that something
+        // is not allowed. Elsewhere the denial comes first, or is a need
+        // denied after a noun ("a heads-up is not needed").
+        let verb_final = matches!(h.lang, lang::Lang::Ja | lang::Lang::Ko | lang::Lang::Hi);
         let denied = own.iter().find(|n| {
-            bit(n.concept as u8) & t.c.need_not != 0
-                && (n.span.1 <= h.span.0 && clause(n.span.1 as usize, h.span.0 as usize)
-                    || h.span.1 <= n.span.0 && clause(h.span.1 as usize, n.span.0 as usize))
+            let nb = bit(n.concept as u8);
+            nb & (t.c.need_not | t.c.prohibit) != 0
+                && (!verb_final
+                    && n.span.1 <= h.span.0
+                    && clause(n.span.1 as usize, h.span.0 as usize)
+                    || (verb_final || nb & t.c.need_not != 0)
+                        && h.span.1 <= n.span.0
+                        && clause(h.span.1 as usize, n.span.0 as usize))
         });
-        let from = denied.map_or(h.span.0, |n| n.span.0.min(h.span.0)) as usize;
-        let to = denied.map_or(h.span.1, |n| n.span.1.max(h.span.1)) as usize;
-        if denied.is_some()
-            || negated(
-                &text[range.start..h.span.0 as usize],
+        let before = &text[range.start..h.span.0 as usize];
+        let from = match denied {
+            Some(n) => n.span.0.min(h.span.0) as usize,
+            None if negated(
+                before,
                 &text[h.span.1 as usize..range.end],
-            )
-        {
-            let from = if denied.is_some() {
-                from
-            } else {
-                text[..from]
-                    .trim_end()
-                    .rfind(' ')
-                    .map_or(range.start, |i| i + 1)
-                    .max(range.start)
-            };
-            sen.add(concept.trailing_zeros() as u8, &text[from..to]);
-        }
+                h.lang != lang::Lang::En,
+            ) =>
+            {
+                // The evidence starts at the negation: two words back at most.
+                let b = before.trim_end();
+                range.start + b.rmatch_indices(' ').nth(1).map_or(0, |(i, _)| i + 1)
+            }
+            None => continue,
+        };
+        let to = denied.map_or(h.span.1, |n| n.span.1.max(h.span.1)) as usize;
+        sen.add(concept.trailing_zeros() as u8, &text[from..to]);
     }
 }
 
 /// "No read-back to finance required", "is not itemised", "never a
-/// heads-up": the word itself negated, the negation right before it.
-fn negated(before: &str, after: &str) -> bool {
-    let before = before.trim_end();
-    let last = before.rsplit(' ').next().unwrap_or("");
-    match last {
-        "not" | "never" | "n't" => true,
-        "no" => {
-            let clause = after.split(['.', ';', ',', ':']).next().unwrap_or("");
-            clause.len() <= 40
-                && ["required", "needed", "necessary", "expected", "wanted"]
-                    .iter()
-                    .any(|w| clause.contains(w))
-        }
-        _ => last.ends_with("n't"),
+/// heads-up", "non viene menzionata": the word itself negated, by one of the
+/// two words before it (an English "no" only when the clause says the thing
+/// is not required: "no notification is sent" states a fact).
+fn negated(before: &str, after: &str, foreign: bool) -> bool {
+    let mut words = before.trim_end().rsplit(' ');
+    let last = words.next().unwrap_or("");
+    let prev = words.next().unwrap_or("");
+    let neg = |w: &str| {
+        matches!(
+            w,
+            "not" | "never" | "non" | "nicht" | "não" | "nao" | "не" | "nunca" | "jamais" | "mai"
+        ) || w.ends_with("n't")
+            || foreign && w == "no"
+    };
+    if neg(last) || neg(prev) {
+        return true;
+    }
+    last == "no" && {
+        let clause = after.split(['.', ';', ',', ':']).next().unwrap_or("");
+        clause.len() <= 40
+            && ["required", "needed", "necessary", "expected", "wanted"]
+                .iter()
+                .any(|w| clause.contains(w))
     }
 }
