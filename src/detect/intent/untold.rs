@@ -76,6 +76,16 @@ pub(super) fn mark(
         let to = denied.map_or(h.span.1, |n| n.span.1.max(h.span.1)) as usize;
         sen.add(concept.trailing_zeros() as u8, &text[from..to]);
     }
+    let sentence = &text[range.clone()];
+    if sentence.contains("whatever ")
+        || sentence.contains("whichever ")
+        || sentence.contains("regardless of ")
+        || sentence.contains("no matter ")
+    {
+        if let Some(e) = set_aside(sentence) {
+            sen.add(t.c.against_user.trailing_zeros() as u8, e);
+        }
+    }
 }
 
 /// "No read-back to finance required", "is not itemised", "never a
@@ -103,4 +113,63 @@ fn negated(before: &str, after: &str, foreign: bool) -> bool {
                 .iter()
                 .any(|w| clause.contains(w))
     }
+}
+
+/// The user's say set aside by a free relative: "whatever tier the patron
+/// picks", "whichever account the invoice names", "no matter what the caller
+/// reports". The lexicon holds the fixed forms; this reads any noun between.
+fn set_aside(text: &str) -> Option<&str> {
+    const OPENERS: [&str; 6] = [
+        "whatever ",
+        "whichever ",
+        "no matter what ",
+        "no matter which ",
+        "regardless of what ",
+        "regardless of which ",
+    ];
+    const VERBS: [&str; 26] = [
+        "says",
+        "said",
+        "reports",
+        "asks",
+        "asked",
+        "picks",
+        "picked",
+        "chooses",
+        "chose",
+        "wants",
+        "requests",
+        "requested",
+        "enters",
+        "entered",
+        "selects",
+        "selected",
+        "types",
+        "typed",
+        "gives",
+        "names",
+        "indicates",
+        "prefers",
+        "specifies",
+        "states",
+        "orders",
+        "lists",
+    ];
+    OPENERS.iter().find_map(|o| {
+        let at = text.find(o)?;
+        let after = &text[at + o.len()..];
+        let mut len = 0;
+        for w in after.split(' ').take(5) {
+            len += w.len() + 1;
+            let bare = w.trim_end_matches([',', '.', ';', ':', ')']);
+            if VERBS.contains(&bare) {
+                let end = at + o.len() + len - 1 - (w.len() - bare.len());
+                return Some(&text[at..end]);
+            }
+            if bare.len() != w.len() {
+                break;
+            }
+        }
+        None
+    })
 }
