@@ -556,16 +556,7 @@ pub fn analyse(
                 &format!("`{p}` of `{tool}` set to an outside address"),
             );
         }
-        if sentence.contains('=')
-            && let Some(p) = preset::slot_assigned(&ctx, sentence)
-        {
-            sen.add(t.c.move_weak.trailing_zeros() as u8, &format!("`{p}` ="));
-            sen.add(Derived::Dest as u8, &format!("into `{p}`"));
-        }
-        if let Some((p, v)) = preset::fixed_slot_value(t, &ctx, sentence) {
-            sen.add(Derived::Value as u8, &v);
-            sen.add(Derived::RecipientSlot as u8, &p);
-        }
+        preset::mark_slots(t, &ctx, sentence, &mut sen);
         if sen.sigs & t.c.actionable != 0
             || hidden
             || (sen.sigs != 0 && sig.field_sigs & bit(Derived::Label as u8) != 0)
@@ -577,6 +568,8 @@ pub fn analyse(
                 && (sentence.contains('_') && t.bare_call.is_match(sentence.as_bytes())
                     || t.bare_word_call.is_match(sentence.as_bytes())))
             || sentence.contains("'s '")
+            // An IBAN, wallet or account number beside any signal.
+            || payee::digit_run(sentence)
         {
             let start = range.start;
             derive(

@@ -69,6 +69,26 @@ pub(super) fn accounts(
     }
 }
 
+/// A run of ten digits or more, spaces allowed between groups: the shape
+/// of an IBAN, a card, account or routing number (a wallet holds digits
+/// too), cheap enough to ask of every sentence that has any signal.
+pub(super) fn digit_run(sentence: &str) -> bool {
+    let mut run = 0;
+    for w in sentence.split_whitespace() {
+        let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
+        let digits = w.bytes().filter(u8::is_ascii_digit).count();
+        if digits >= 2 && w.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            run += digits;
+            if run >= 10 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
 /// Whether an act asks the person to pay: a fee said due ("an expedite fee
 /// of 149.00 is due"), or an act ending in "at", "via" or "through" followed
 /// by a URL ("renew at https://…"; "renews at the end of the month" names no

@@ -191,13 +191,33 @@ fn url_host(u: &str) -> Option<String> {
     (!host.is_empty()).then(|| host.to_lowercase())
 }
 
+/// A parameter given prose as its value (`x = …`), or a quoted constant in
+/// one that decides where things go: what the sentence puts in a slot.
+pub(super) fn mark_slots(
+    t: &Tables,
+    ctx: &super::item::ItemCtx<'_>,
+    sentence: &str,
+    sen: &mut super::signals::Sentence,
+) {
+    if sentence.contains('=')
+        && let Some(p) = slot_assigned(ctx, sentence)
+    {
+        sen.add(t.c.move_weak.trailing_zeros() as u8, &format!("`{p}` ="));
+        sen.add(Derived::Dest as u8, &format!("into `{p}`"));
+    }
+    if let Some((p, v)) = fixed_slot_value(t, ctx, sentence) {
+        sen.add(Derived::Value as u8, &v);
+        sen.add(Derived::RecipientSlot as u8, &p);
+    }
+}
+
 /// A quoted constant put into one of this tool's parameters that decides
 /// where things go, anywhere in a sentence: `payee_id = "pv-clearing"`,
 /// "by setting `refund_destination` to \"organiser_escrow\"". Which account
 /// or inbox it stands for cannot be told, but it is fixed by the text, not
 /// chosen by the user; a value that names the user's own or the default
 /// ("original_payment", "self") is no such constant.
-pub(super) fn fixed_slot_value(
+fn fixed_slot_value(
     t: &Tables,
     ctx: &super::item::ItemCtx<'_>,
     sentence: &str,
@@ -434,10 +454,7 @@ pub(super) fn set_values(sentence: &str) -> impl Iterator<Item = (usize, &str)> 
 /// account e-mail | …`): what the slot is to hold, stated as an assignment.
 /// Not a flag (`reveal=true`), a comparison, or a value of one or two words;
 /// a placeholder in words (`note="<the holder's bank login>"`) is prose.
-pub(super) fn slot_assigned<'s>(
-    ctx: &super::item::ItemCtx<'_>,
-    sentence: &'s str,
-) -> Option<&'s str> {
+fn slot_assigned<'s>(ctx: &super::item::ItemCtx<'_>, sentence: &'s str) -> Option<&'s str> {
     let b = sentence.as_bytes();
     for (i, _) in sentence.match_indices('=') {
         // A placeholder that describes the value in words (`note="<the
