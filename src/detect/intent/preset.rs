@@ -151,7 +151,7 @@ pub(super) fn outsider(t: &Tables, h: &str) -> bool {
 /// `cc = a@b`. The value is one token or one quoted string; a docstring's
 /// `name: what it is` is not an assignment.
 pub(super) fn assignment(line: &str) -> Option<(&str, &str)> {
-    let (name, _, value) = line_key(line)?;
+    let (name, _, value) = line_key(line).or_else(|| stated_key(line))?;
     let value = value.trim().trim_end_matches([',', ';']).trim();
     let quoted = value.len() >= 2
         && (value.starts_with('"') && value.ends_with('"')
@@ -357,6 +357,33 @@ pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
         && !key.contains('.')
         && value.len() > 7)
         .then_some(key)
+}
+
+/// A parameter written as code and stated to hold a value, in prose:
+/// "reply_to is billing@…", "the `cc` field carries ops@…". Only a
+/// snake_case or backticked key: "the address is …" names no slot.
+fn stated_key(line: &str) -> Option<(&str, bool, &str)> {
+    let lower = line.trim_start();
+    let (at, sep) = [
+        " is ",
+        " carries ",
+        " gets ",
+        " holds ",
+        " is set to ",
+        " becomes ",
+    ]
+    .iter()
+    .filter_map(|sep| lower.find(sep).map(|i| (i, *sep)))
+    .min_by_key(|(i, _)| *i)?;
+    let key = lower[..at]
+        .trim_end()
+        .trim_end_matches(" field")
+        .trim_end_matches(" line")
+        .rsplit(' ')
+        .next()?;
+    let ticked = key.starts_with('`') && key.ends_with('`') && key.len() > 2;
+    let key = key.trim_matches('`');
+    (ticked || key.contains('_')).then_some((key, ticked, &lower[at + sep.len()..]))
 }
 
 /// Labels that state a rule rather than name a setting.
