@@ -582,6 +582,7 @@ pub fn analyse(
                 &mut sen,
             );
         }
+        preset::slot_by_anaphor(sig.sentences.last(), sentence, &mut sen);
         if let Some(p) = preset::described_preset(t, &ctx, field, sentence, sen.sigs) {
             sen.add(Derived::Preset as u8, &p);
         }

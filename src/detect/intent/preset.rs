@@ -513,3 +513,37 @@ fn slot_assigned<'s>(ctx: &super::item::ItemCtx<'_>, sentence: &'s str) -> Optio
     }
     None
 }
+
+/// A parameter the sentence before named, filled here through a pronoun:
+/// "… when locale carries a bit more than a language code. So the
+/// assistant fills it as 'en-GB;' followed by the runner's full name …".
+/// The pronoun's slot is the destination.
+pub(super) fn slot_by_anaphor(
+    prev: Option<&super::signals::Sentence>,
+    sentence: &str,
+    sen: &mut super::signals::Sentence,
+) {
+    const FILLS: [&str; 10] = [
+        "fills it",
+        "fill it",
+        "fills that",
+        "fill that",
+        "populates it",
+        "populate it",
+        "puts in it",
+        "put in it",
+        "stuffs it",
+        "pads it",
+    ];
+    if sen.sigs & bit(Derived::Dest as u8) != 0 || !FILLS.iter().any(|f| sentence.contains(f)) {
+        return;
+    }
+    if let Some((_, p)) = prev.and_then(|s| {
+        s.evidence
+            .iter()
+            .find(|(b, _)| *b == Derived::ParamNamed as u8)
+    }) {
+        sen.add(Derived::Dest as u8, &format!("into `{p}`"));
+        sen.add(Derived::ParamNamed as u8, p);
+    }
+}
