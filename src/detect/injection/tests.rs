@@ -13,6 +13,7 @@ mod structure;
 mod trails;
 mod tuning27;
 mod tuning28;
+mod tuning29;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

@@ -407,3 +407,18 @@ fn a_name_swapped_for_a_lookalike_of_it() {
     assert!(swap("'sha' or 'diff_refs.head_sha'").is_none());
     assert!(swap("'eslint' and 'eslint-9'").is_none());
 }
+
+/// The shape of an IBAN, wallet or account number (spaces between
+/// groups allowed), not numbers scattered over prose or timestamps.
+#[test]
+fn a_digit_run_is_the_shape_of_an_account() {
+    use super::payee::digit_run;
+    assert!(digit_run(
+        "settle through IT60 X054 2811 1010 0000 0123 456"
+    ));
+    assert!(digit_run("btc bc1q7h3x9kz4m2w8y5v0n6r7t3p8s2d4f6g9j0l5qe"));
+    assert!(!digit_run(
+        "version 2 of the api was released in 2024 for 30 users"
+    ));
+    assert!(!digit_run("dated 2026-03-02T10:14Z and 2026-04-01T09:00Z"));
+}
