@@ -709,7 +709,8 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
         while i < b.len() {
             let q = b[i];
             if (q == b'\'' && !(i > 0 && word(i - 1))) || q == b'"' {
-                let limit = (i + 122).min(b.len());
+                // Double quotes pair further: an exhibit quoted whole runs long.
+                let limit = (i + if q == b'"' { 240 } else { 122 }).min(b.len());
                 let close = (i + 3..limit).find(|&j| {
                     // Korean and Japanese particles follow a closing quote directly.
                     b[j] == q && (q == b'"' || !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
