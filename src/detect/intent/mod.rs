@@ -399,6 +399,7 @@ pub fn analyse(
                     || negated_back
                         .as_ref()
                         .is_some_and(|r| r.contains(&(h.span.0 as usize))))
+                || b & t.c.mask_what != 0 && negated_from.is_some_and(|n| neg.object(n, h))
             {
                 continue;
             }

@@ -119,6 +119,24 @@ impl<'a> Negation<'a> {
         })
     }
 
+    /// "… and never collects the password": what a forbidden verb would
+    /// take is not taken. Only its object: the verb between the prohibition
+    /// and the data, five words at most, no clause break.
+    pub(super) fn object(&self, from: usize, h: &lang::Hit) -> bool {
+        let start = h.span.0 as usize;
+        if start < from {
+            return false;
+        }
+        let gap = &self.text[from..start];
+        gap.split_whitespace().count() <= 5
+            && !gap.contains([',', ';', ':'])
+            && self.own.iter().any(|v| {
+                bit(v.concept as u8) & self.t.c.verbs != 0
+                    && v.span.0 as usize >= from
+                    && v.span.1 as usize <= start
+            })
+    }
+
     /// A prohibition word that forbids nothing here: not a signal either.
     pub(super) fn void(&self, h: &lang::Hit) -> bool {
         bit(h.concept as u8) & self.t.c.prohibit != 0 && (self.litotes(h) || self.reported(h))
