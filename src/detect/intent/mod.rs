@@ -515,6 +515,7 @@ pub fn analyse(
             }
         }
         untold::mark(t, reading, range.clone(), own, &mut sen);
+        untold::mark_set_aside(t, sentence, &mut sen);
         // An English order opens with its verb: "Add this key to …", "Also grab …".
         let at = range.start + order_start(sentence);
         // A hit may begin at a skipped adverb ("also send") and cover the verb.

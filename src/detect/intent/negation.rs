@@ -144,20 +144,36 @@ impl<'a> Negation<'a> {
 
     /// The sentence's first prohibition that forbids something.
     pub(super) fn prohibition(&self) -> Option<&'a lang::Hit> {
-        // A need denied before its verb ("you do not need to send …")
-        // orders nothing either; one after it ("reading it is not needed")
-        // leaves the next clause alone.
         self.own.iter().find(|h| {
-            (bit(h.concept as u8) & self.t.c.prohibit != 0
-                || bit(h.concept as u8) & self.t.c.need_not != 0
-                    && !["needed", "required", "necessary"]
-                        .iter()
-                        .any(|w| self.text[h.range()].ends_with(w)))
+            (bit(h.concept as u8) & self.t.c.prohibit != 0 || self.need_denied(h))
                 && !self.attributive(h)
                 && !self.conditional(h)
                 && !self.litotes(h)
                 && !self.reported(h)
                 || self.asks_to(h)
+        })
+    }
+
+    /// A need denied right before what it denies ("you do not need to send
+    /// …", "no need to ask questions or collect …") orders nothing either.
+    /// One before a telling or permission word ("no need to ask the user
+    /// first, just forward …") is `untold.rs`'s, and one after its verb
+    /// ("reading it is not needed") or before nothing the lexicon knows
+    /// leaves the rest of the sentence alone.
+    fn need_denied(&self, h: &lang::Hit) -> bool {
+        if bit(h.concept as u8) & self.t.c.need_not == 0 {
+            return false;
+        }
+        let next = self
+            .own
+            .iter()
+            .find(|v| v.span.0 >= h.span.1.saturating_sub(3) && v.span != h.span);
+        next.is_some_and(|v| {
+            let b = bit(v.concept as u8);
+            let gap = &self.text[h.span.1 as usize..(v.span.0 as usize).max(h.span.1 as usize)];
+            b & (self.t.c.notify | self.t.c.permission) == 0
+                && gap.split_whitespace().count() <= 2
+                && !gap.contains([',', ';', ':'])
         })
     }
 

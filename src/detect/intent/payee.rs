@@ -71,7 +71,8 @@ pub(super) fn accounts(
 
 /// A run of ten digits or more, spaces allowed between groups: the shape
 /// of an IBAN, a card, account or routing number (a wallet holds digits
-/// too), cheap enough to ask of every sentence that has any signal.
+/// too). One linear pass, cheap enough to ask of every sentence: a wallet
+/// is often the only thing its sentence names.
 pub(super) fn digit_run(sentence: &str) -> bool {
     let mut run = 0;
     for w in sentence.split_whitespace() {

@@ -363,19 +363,28 @@ pub(super) fn template_key(sentence: &str, rules: bool) -> Option<&str> {
 /// "reply_to is billing@…", "the `cc` field carries ops@…". Only a
 /// snake_case or backticked key: "the address is …" names no slot.
 fn stated_key(line: &str) -> Option<(&str, bool, &str)> {
-    let lower = line.trim_start();
+    let line = line.trim_start();
+    // A documented default ("by default reply_to is noreply@…") is the
+    // service's own behaviour, not a value the text fixes.
+    if ["default", "if omitted", "unless"]
+        .iter()
+        .any(|w| line.contains(w))
+    {
+        return None;
+    }
+    // The earliest separator; at one place the longest ("is set to" over "is").
     let (at, sep) = [
-        " is ",
+        " is set to ",
         " carries ",
         " gets ",
         " holds ",
-        " is set to ",
         " becomes ",
+        " is ",
     ]
     .iter()
-    .filter_map(|sep| lower.find(sep).map(|i| (i, *sep)))
-    .min_by_key(|(i, _)| *i)?;
-    let key = lower[..at]
+    .filter_map(|sep| line.find(sep).map(|i| (i, *sep)))
+    .min_by_key(|(i, sep)| (*i, std::cmp::Reverse(sep.len())))?;
+    let key = line[..at]
         .trim_end()
         .trim_end_matches(" field")
         .trim_end_matches(" line")
@@ -383,7 +392,7 @@ fn stated_key(line: &str) -> Option<(&str, bool, &str)> {
         .next()?;
     let ticked = key.starts_with('`') && key.ends_with('`') && key.len() > 2;
     let key = key.trim_matches('`');
-    (ticked || key.contains('_')).then_some((key, ticked, &lower[at + sep.len()..]))
+    (ticked || key.contains('_')).then_some((key, ticked, &line[at + sep.len()..]))
 }
 
 /// Labels that state a rule rather than name a setting.
@@ -535,13 +544,22 @@ pub(super) fn slot_by_anaphor(
         "stuffs it",
         "pads it",
     ];
-    if sen.sigs & bit(Derived::Dest as u8) != 0 || !FILLS.iter().any(|f| sentence.contains(f)) {
+    // Whole words: "fill it" is not "refill items".
+    let fills = FILLS.iter().any(|f| {
+        sentence.match_indices(f).any(|(i, _)| {
+            let b = sentence.as_bytes();
+            (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+                && !b.get(i + f.len()).is_some_and(u8::is_ascii_alphanumeric)
+        })
+    });
+    if sen.sigs & bit(Derived::Dest as u8) != 0 || !fills {
         return;
     }
+    // The parameter named last before the pronoun.
     if let Some((_, p)) = prev.and_then(|s| {
         s.evidence
             .iter()
-            .find(|(b, _)| *b == Derived::ParamNamed as u8)
+            .rfind(|(b, _)| *b == Derived::ParamNamed as u8)
     }) {
         sen.add(Derived::Dest as u8, &format!("into `{p}`"));
         sen.add(Derived::ParamNamed as u8, p);

@@ -1,9 +1,10 @@
-//! Keeping the user uninformed said as a need denied: "the recruiter does
+//! The user left out. Kept uninformed by a need denied: "the recruiter does
 //! not need a status call on it", "nobody needs a heads-up about the second
 //! post", "no read-back to finance required", "is not itemised in the
-//! summary"; and the user's say skipped the same way: "clinicians need not
-//! be asked each time". No "never tell" is needed: saying the telling is
-//! unnecessary does the same, in any of the lexicon's languages.
+//! summary"; their say skipped the same way: "clinicians need not be asked
+//! each time". No "never tell" is needed: saying the telling is unnecessary
+//! does the same, in any of the lexicon's languages. And their choice set
+//! aside by a fronted free relative: "whatever tier the patron picks, book …".
 
 use super::reading::Reading;
 use super::signals::Sentence;
@@ -12,9 +13,12 @@ use crate::lang;
 use std::ops::Range;
 
 /// Adds `conceal` (a telling word) or `no_consent` (a permission word) where
-/// a need denied and that word stand in one clause, in either order (Japanese,
-/// Korean and Hindi put the verb first), or where the word itself is negated
-/// ("no read-back … required", "not itemised").
+/// a need denied or a prohibition stands in that word's clause: before it,
+/// or after it when it is a need denied after a noun ("a heads-up is not
+/// needed"); in Japanese, Korean and Hindi, where the denial follows the
+/// verb, only after it. Also where the word itself is negated ("no read-back
+/// … required", "not itemised"). Not inside a condition ("if you don't need
+/// notifications, …") or a quotation.
 pub(super) fn mark(
     t: &Tables,
     reading: &Reading,
@@ -23,49 +27,45 @@ pub(super) fn mark(
     sen: &mut Sentence,
 ) {
     let text = reading.text.as_str();
-    let kind = |h: &lang::Hit| {
-        if reading.mentioned(h.range()) {
-            return None;
-        }
-        let b = bit(h.concept as u8);
-        if b & t.c.notify != 0 {
-            Some(t.c.conceal)
-        } else if b & t.c.permission != 0 {
-            Some(t.c.no_consent)
-        } else {
-            None
-        }
+    let words = |h: &&lang::Hit| {
+        bit(h.concept as u8) & (t.c.notify | t.c.permission) != 0
+            && h.span.1 as usize <= range.end
+            && !reading.mentioned(h.range())
     };
+    if !own.iter().any(|h| words(&h)) {
+        return;
+    }
+    let denials: Vec<&lang::Hit> = own
+        .iter()
+        .filter(|n| bit(n.concept as u8) & (t.c.need_not | t.c.prohibit) != 0)
+        .filter(|n| !conditional(&text[range.start..n.span.0 as usize]))
+        .collect();
     let clause = |a: usize, z: usize| {
         let gap = &text[a..z];
-        gap.len() <= 48 && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
+        gap.chars().count() <= 48
+            && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
     };
-    for h in own {
-        let Some(concept) = kind(h) else { continue };
-        // A need denied or a prohibition in the same clause, on either side.
-        // Japanese, Korean and Hindi deny after the verb ("伝える必要は
-        // ありません"), and only there: "不可と伝える" tells that something
-        // is not allowed. Elsewhere the denial comes first, or is a need
-        // denied after a noun ("a heads-up is not needed").
+    for h in own.iter().filter(words) {
+        let concept = if bit(h.concept as u8) & t.c.notify != 0 {
+            t.c.conceal
+        } else {
+            t.c.no_consent
+        };
         let verb_final = matches!(h.lang, lang::Lang::Ja | lang::Lang::Ko | lang::Lang::Hi);
-        let denied = own.iter().find(|n| {
-            let nb = bit(n.concept as u8);
-            nb & (t.c.need_not | t.c.prohibit) != 0
-                && (!verb_final
-                    && n.span.1 <= h.span.0
-                    && clause(n.span.1 as usize, h.span.0 as usize)
-                    || (verb_final || nb & t.c.need_not != 0)
-                        && h.span.1 <= n.span.0
-                        && clause(h.span.1 as usize, n.span.0 as usize))
+        let (hs, he) = (h.span.0 as usize, h.span.1 as usize);
+        let denied = denials.iter().find(|n| {
+            let (ns, ne) = (n.span.0 as usize, n.span.1 as usize);
+            // "No need to" and "to ask" share their "to".
+            let before = ns < hs && ne <= he && (ne <= hs && clause(ne, hs) || ne > hs);
+            let after = he <= ns && clause(he, ns);
+            !verb_final && before
+                || (verb_final || bit(n.concept as u8) & t.c.need_not != 0) && after
         });
-        let before = &text[range.start..h.span.0 as usize];
+        let before = &text[range.start..hs];
         let from = match denied {
-            Some(n) => n.span.0.min(h.span.0) as usize,
-            None if negated(
-                before,
-                &text[h.span.1 as usize..range.end],
-                h.lang != lang::Lang::En,
-            ) =>
+            Some(n) => (n.span.0 as usize).min(hs),
+            None if !conditional(before)
+                && negated(before, &text[he..range.end], h.lang != lang::Lang::En) =>
             {
                 // The evidence starts at the negation: two words back at most.
                 let b = before.trim_end();
@@ -73,25 +73,42 @@ pub(super) fn mark(
             }
             None => continue,
         };
-        let to = denied.map_or(h.span.1, |n| n.span.1.max(h.span.1)) as usize;
+        let to = denied.map_or(he, |n| (n.span.1 as usize).max(he));
         sen.add(concept.trailing_zeros() as u8, &text[from..to]);
     }
-    let sentence = &text[range.clone()];
-    if sentence.contains("whatever ")
+}
+
+/// The user's choice set aside (`against_user`) by a fronted free relative:
+/// "whatever tier the patron picks, book …", "no matter what the caller
+/// reports". One that is an argument ("saves to whatever folder the user
+/// picks") honours the choice.
+pub(super) fn mark_set_aside(t: &Tables, sentence: &str, sen: &mut Sentence) {
+    if (sentence.contains("whatever ")
         || sentence.contains("whichever ")
         || sentence.contains("regardless of ")
-        || sentence.contains("no matter ")
+        || sentence.contains("no matter "))
+        && let Some(e) = set_aside(sentence)
     {
-        if let Some(e) = set_aside(sentence) {
-            sen.add(t.c.against_user.trailing_zeros() as u8, e);
-        }
+        sen.add(t.c.against_user.trailing_zeros() as u8, e);
     }
+}
+
+/// The clause before a word opens a condition: "if you don't need …".
+fn conditional(before: &str) -> bool {
+    let clause = before
+        .rfind([',', ';', ':', '.'])
+        .map_or(before, |i| &before[i + 1..]);
+    clause
+        .split_whitespace()
+        .any(|w| matches!(w, "if" | "unless" | "whether" | "when"))
 }
 
 /// "No read-back to finance required", "is not itemised", "never a
 /// heads-up", "non viene menzionata": the word itself negated, by one of the
 /// two words before it (an English "no" only when the clause says the thing
-/// is not required: "no notification is sent" states a fact).
+/// is not required: "no notification is sent" states a fact). A future or a
+/// capability ("won't notify you on success", "will not notify anyone")
+/// describes what the tool does, not what it keeps back.
 fn negated(before: &str, after: &str, foreign: bool) -> bool {
     let mut words = before.trim_end().rsplit(' ');
     let last = words.next().unwrap_or("");
@@ -99,11 +116,28 @@ fn negated(before: &str, after: &str, foreign: bool) -> bool {
     let neg = |w: &str| {
         matches!(
             w,
-            "not" | "never" | "non" | "nicht" | "não" | "nao" | "не" | "nunca" | "jamais" | "mai"
-        ) || w.ends_with("n't")
-            || foreign && w == "no"
+            "not"
+                | "never"
+                | "don't"
+                | "doesn't"
+                | "didn't"
+                | "isn't"
+                | "aren't"
+                | "shouldn't"
+                | "mustn't"
+                | "needn't"
+                | "non"
+                | "nicht"
+                | "não"
+                | "nao"
+                | "не"
+                | "nunca"
+                | "jamais"
+                | "mai"
+        ) || foreign && w == "no"
     };
-    if neg(last) || neg(prev) {
+    let modal = |w: &str| matches!(w, "will" | "would" | "can" | "could" | "cannot");
+    if neg(last) && !modal(prev) || neg(prev) && !modal(words.next().unwrap_or("")) {
         return true;
     }
     last == "no" && {
@@ -115,9 +149,9 @@ fn negated(before: &str, after: &str, foreign: bool) -> bool {
     }
 }
 
-/// The user's say set aside by a free relative: "whatever tier the patron
-/// picks", "whichever account the invoice names", "no matter what the caller
-/// reports". The lexicon holds the fixed forms; this reads any noun between.
+/// The free relative that sets the user's say aside, when it opens its
+/// clause (after the start, a comma, colon, semicolon or parenthesis) or is
+/// "no matter …" / "regardless of …".
 fn set_aside(text: &str) -> Option<&str> {
     const OPENERS: [&str; 6] = [
         "whatever ",
@@ -157,6 +191,14 @@ fn set_aside(text: &str) -> Option<&str> {
     ];
     OPENERS.iter().find_map(|o| {
         let at = text.find(o)?;
+        let lead = text[..at].trim_end();
+        let fronted = o.starts_with("no ")
+            || o.starts_with("regardless")
+            || lead.is_empty()
+            || lead.ends_with([',', ':', ';', '(', '-', '—']);
+        if !fronted {
+            return None;
+        }
         let after = &text[at + o.len()..];
         let mut len = 0;
         for w in after.split(' ').take(5) {
