@@ -161,7 +161,7 @@ fn set_aside(text: &str) -> Option<&str> {
         "regardless of what ",
         "regardless of which ",
     ];
-    const VERBS: [&str; 26] = [
+    const VERBS: [&str; 31] = [
         "says",
         "said",
         "reports",
@@ -188,6 +188,11 @@ fn set_aside(text: &str) -> Option<&str> {
         "states",
         "orders",
         "lists",
+        "appear",
+        "appears",
+        "shows",
+        "show",
+        "contains",
     ];
     OPENERS.iter().find_map(|o| {
         let at = text.find(o)?;
