@@ -12,7 +12,9 @@ use super::tables::{Tables, bit};
 use crate::lang;
 use std::ops::Range;
 
-/// Adds `conceal` (a telling word) or `no_consent` (a permission word) where
+/// Adds `conceal` (a telling word, or a place the user is told in: "weave
+/// it into the reply", "in front of the recruiter") or `no_consent` (a
+/// permission word) where
 /// a need denied or a prohibition stands in that word's clause: before it,
 /// or after it when it is a need denied after a noun ("a heads-up is not
 /// needed"); in Japanese, Korean and Hindi, where the denial follows the
@@ -46,7 +48,7 @@ pub(super) fn mark(
             && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
     };
     for h in own.iter().filter(words) {
-        let concept = if bit(h.concept as u8) & t.c.notify != 0 {
+        let concept = if bit(h.concept as u8) & t.c.permission == 0 {
             t.c.conceal
         } else {
             t.c.no_consent
