@@ -14,11 +14,10 @@ use std::ops::Range;
 
 /// Adds `conceal` (a telling word, or a place the user is told in: "weave
 /// it into the reply", "in front of the recruiter") or `no_consent` (a
-/// permission word) where
-/// a need denied or a prohibition stands in that word's clause: before it,
-/// or after it when it is a need denied after a noun ("a heads-up is not
-/// needed"); in Japanese, Korean and Hindi, where the denial follows the
-/// verb, only after it. Also where the word itself is negated ("no read-back
+/// permission word) where a need denied or a prohibition stands in that
+/// word's clause: before it, or after it when it is a need denied after a
+/// noun ("a heads-up is not needed"); in Japanese, Korean and Hindi, where
+/// the denial follows the verb, only after it. Also where the word itself is negated ("no read-back
 /// … required", "not itemised"). Not inside a condition ("if you don't need
 /// notifications, …") or a quotation.
 pub(super) fn mark(
