@@ -57,7 +57,7 @@ pub(super) fn mark(
         let denied = denials.iter().find(|n| {
             let (ns, ne) = (n.span.0 as usize, n.span.1 as usize);
             // "No need to" and "to ask" share their "to".
-            let before = ns < hs && ne <= he && (ne <= hs && clause(ne, hs) || ne > hs);
+            let before = ns < hs && ne <= he && (ne > hs || clause(ne, hs));
             let after = he <= ns && clause(he, ns);
             !verb_final && before
                 || (verb_final || bit(n.concept as u8) & t.c.need_not != 0) && after
