@@ -237,6 +237,10 @@ pub fn analyse(
             (h.span.1 as usize) <= range.end || bit(h.concept as u8) & t.c.exec_order != 0
         }) {
             let b = bit(h.concept as u8);
+            // Read by `untold.rs` only: alone they say nothing.
+            if b & t.c.untold_words != 0 {
+                continue;
+            }
             if neg.asks_to(h) {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
