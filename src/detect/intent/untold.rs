@@ -28,12 +28,16 @@ pub(super) fn mark(
     sen: &mut Sentence,
 ) {
     let text = reading.text.as_str();
-    let words = |h: &&lang::Hit| {
-        bit(h.concept as u8) & (t.c.notify | t.c.permission) != 0
-            && h.span.1 as usize <= range.end
-            && !reading.mentioned(h.range())
-    };
-    if !own.iter().any(|h| words(&h)) {
+    // The telling and permission words, each checked once.
+    let words: Vec<&lang::Hit> = own
+        .iter()
+        .filter(|h| {
+            bit(h.concept as u8) & (t.c.notify | t.c.permission) != 0
+                && h.span.1 as usize <= range.end
+                && !reading.mentioned(h.range())
+        })
+        .collect();
+    if words.is_empty() {
         return;
     }
     let denials: Vec<&lang::Hit> = own
@@ -46,7 +50,7 @@ pub(super) fn mark(
         gap.chars().count() <= 48
             && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
     };
-    for h in own.iter().filter(words) {
+    for h in words {
         let concept = if bit(h.concept as u8) & t.c.permission == 0 {
             t.c.conceal
         } else {
