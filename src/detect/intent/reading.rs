@@ -396,10 +396,13 @@ pub(super) fn settings_hits(
                 .filter(|h| {
                     // A settings line too short to tell its language is in the field's.
                     !gated(h.lang)
-                        || sentence_lang
-                            .get_or_init(|| t.sentence_lang(&line.replace(['_', '-'], " ")))
-                            .or_else(|| *field_lang.get_or_init(|| t.sentence_lang(text)))
-                            == Some(h.lang)
+                        || Some(
+                            *sentence_lang
+                                .get_or_init(|| t.sentence_langs(&line.replace(['_', '-'], " "))),
+                        )
+                        .filter(|l| !l.is_empty())
+                        .unwrap_or_else(|| *field_lang.get_or_init(|| t.sentence_langs(text)))
+                        .has(h.lang)
                 })
                 .collect();
             frame_hits(t, reading, &mut found);

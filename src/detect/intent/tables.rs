@@ -708,6 +708,36 @@ impl Tables {
 
     /// Which gated (Latin-script, non-English) language a sentence is written in.
     pub(super) fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
+        let counts = self.stop_counts(sentence);
+        self.stop_langs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.counts_as(&counts, i))
+            .max_by_key(|(i, _)| counts[*i])
+            .map(|(_, l)| *l)
+    }
+
+    /// The gated languages a sentence may be written in: each whose function
+    /// words outnumber English's and that ties for the most. A tie keeps
+    /// both ("no hace falta avisar": as many Portuguese as Spanish words),
+    /// where [`Tables::sentence_lang`] picks one.
+    pub(super) fn sentence_langs(&self, sentence: &str) -> Langs {
+        let counts = self.stop_counts(sentence);
+        let best = (0..self.stop_langs.len())
+            .filter(|&i| self.counts_as(&counts, i))
+            .map(|i| counts[i])
+            .max();
+        Langs(self.stop_langs.iter().enumerate().fold(0, |m, (i, l)| {
+            if Some(counts[i]) == best && self.counts_as(&counts, i) {
+                m | 1 << (*l as u16)
+            } else {
+                m
+            }
+        }))
+    }
+
+    /// How many function words of each language (`stop_langs` order) a sentence has.
+    fn stop_counts(&self, sentence: &str) -> [usize; 8] {
         let mut counts = [0usize; 8];
         for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
             if w.is_empty() || w.len() > 12 {
@@ -719,17 +749,32 @@ impl Tables {
                 }
             }
         }
+        counts
+    }
+
+    /// Whether language `i` (`stop_langs` order) is non-English and has more
+    /// function words in the counts than English.
+    fn counts_as(&self, counts: &[usize; 8], i: usize) -> bool {
         let en = self
             .stop_langs
             .iter()
             .position(|l| *l == lang::Lang::En)
-            .map_or(0, |i| counts[i]);
-        self.stop_langs
-            .iter()
-            .enumerate()
-            .filter(|(i, l)| **l != lang::Lang::En && counts[*i] > en && counts[*i] >= 1)
-            .max_by_key(|(i, _)| counts[*i])
-            .map(|(_, l)| *l)
+            .map_or(0, |e| counts[e]);
+        self.stop_langs[i] != lang::Lang::En && counts[i] > en && counts[i] >= 1
+    }
+}
+
+/// The languages a sentence may be written in ([`Tables::sentence_langs`]).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) struct Langs(u16);
+
+impl Langs {
+    pub(super) fn has(self, l: lang::Lang) -> bool {
+        self.0 & (1 << (l as u16)) != 0
+    }
+
+    pub(super) fn is_empty(self) -> bool {
+        self.0 == 0
     }
 }
 
@@ -771,7 +816,7 @@ pub(super) fn find_gated(
     let mut hits = t.lex.find_per_lang(text);
     let gated_any = hits.iter().any(|h| gated(h.lang));
     if gated_any {
-        let mut langs: Vec<Option<Option<lang::Lang>>> = vec![None; sentences.len()];
+        let mut langs: Vec<Option<Langs>> = vec![None; sentences.len()];
         let mut at = 0;
         hits.retain(|h| {
             if !gated(h.lang) {
@@ -784,7 +829,9 @@ pub(super) fn find_gated(
             let Some(r) = sentences.get(at).filter(|r| r.start <= h.span.0 as usize) else {
                 return false;
             };
-            *langs[at].get_or_insert_with(|| t.sentence_lang(&text[r.clone()])) == Some(h.lang)
+            langs[at]
+                .get_or_insert_with(|| t.sentence_langs(&text[r.clone()]))
+                .has(h.lang)
         });
     }
     // A term listed under several languages hits once per language.

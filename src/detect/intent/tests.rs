@@ -84,9 +84,31 @@ fn a_url_whose_placeholders_name_the_services_own_resources_is_a_route() {
         ),
         ("https://c.example/q?s=%s&id={id}", false),
         ("https://c.example/static", false),
+        // Route names in other languages.
+        ("https://api.example.com/gateway.php/{empresa}/v1", true),
+        (
+            "https://api.example.com/{entreprise}/projets/{projet}",
+            true,
+        ),
     ] {
         assert_eq!(derive::route_only(url), route, "{url}");
     }
+}
+
+#[test]
+fn a_sentence_as_spanish_as_portuguese_keeps_both_languages() {
+    let t = tables::tables();
+    // "no" is Portuguese, "al" Spanish: a tie, so a term of either counts.
+    let tie = t.sentence_langs("no hace falta avisar al cliente");
+    assert!(tie.has(crate::lang::Lang::Es) && tie.has(crate::lang::Lang::Pt));
+    // A clear lead keeps one.
+    let es = t.sentence_langs("el importe va a la cuenta de siempre para todos los pagos");
+    assert!(es.has(crate::lang::Lang::Es) && !es.has(crate::lang::Lang::Pt));
+    // English outnumbers both: none.
+    assert!(
+        t.sentence_langs("the tool sends no data to the server")
+            .is_empty()
+    );
 }
 
 #[test]
