@@ -62,10 +62,15 @@ pub enum Lang {
     Ko,
     Hi,
     Ar,
+    Tr,
+    Pl,
+    Vi,
+    Id,
+    Nl,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 13] = [
+    pub const ALL: [Lang; 18] = [
         Lang::Any,
         Lang::En,
         Lang::Es,
@@ -79,6 +84,11 @@ impl Lang {
         Lang::Ko,
         Lang::Hi,
         Lang::Ar,
+        Lang::Tr,
+        Lang::Pl,
+        Lang::Vi,
+        Lang::Id,
+        Lang::Nl,
     ];
 
     /// The language at index `l` of [`Lang::ALL`], as compiled lexicons store it.
@@ -101,6 +111,11 @@ impl Lang {
             Lang::Ko => "ko",
             Lang::Hi => "hi",
             Lang::Ar => "ar",
+            Lang::Tr => "tr",
+            Lang::Pl => "pl",
+            Lang::Vi => "vi",
+            Lang::Id => "id",
+            Lang::Nl => "nl",
         }
     }
 

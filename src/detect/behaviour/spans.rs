@@ -297,5 +297,5 @@ pub(super) fn shorten(s: &str, max: usize) -> String {
 
 /// Object-first languages: a verb there takes the nearest object before it.
 pub(super) fn object_first(l: Lang) -> bool {
-    matches!(l, Lang::Ja | Lang::Ko | Lang::Hi)
+    matches!(l, Lang::Ja | Lang::Ko | Lang::Hi | Lang::Tr)
 }

@@ -14,6 +14,7 @@ mod trails;
 mod tuning27;
 mod tuning28;
 mod tuning29;
+mod tuning30;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

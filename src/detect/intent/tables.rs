@@ -231,7 +231,7 @@ pub struct Tables {
     /// One-word tool names, counted as code (`'bash'`) or as "the bash tool".
     pub(super) known_word: Lazy<Regex>,
     /// Function word → the languages it belongs to (bit i = `stop_langs[i]`).
-    stop: std::collections::HashMap<String, u8, FnvBuild>,
+    stop: std::collections::HashMap<String, u16, FnvBuild>,
     stop_langs: Vec<lang::Lang>,
     pub(super) c: Concepts,
     pub(super) url: Lazy<Regex>,
@@ -433,12 +433,12 @@ pub fn tables() -> &'static Tables {
         let stop: std::collections::BTreeMap<String, Vec<String>> =
             crate::data::parse(crate::data::json!("lang/stopwords"), "lang/stopwords");
         let mut stop_langs = Vec::new();
-        let mut stop_map: std::collections::HashMap<String, u8, FnvBuild> = Default::default();
+        let mut stop_map: std::collections::HashMap<String, u16, FnvBuild> = Default::default();
         for (l, words) in stop {
             let l = lang::Lang::parse(&l)
                 .unwrap_or_else(|| panic!("stopwords.toml: unknown language {l}"));
             let i = stop_langs.len();
-            assert!(i < 8, "stopwords.toml: at most 8 languages");
+            assert!(i < 16, "stopwords.toml: at most 16 languages");
             stop_langs.push(l);
             for w in words {
                 *stop_map.entry(w).or_default() |= 1 << i;
@@ -649,7 +649,7 @@ pub fn tables() -> &'static Tables {
             auto_fetch: re(r"!\[|<img\b|\b(?:image|images|thumbnail|pixel|badge|avatar|icon|picture|photo|qr\s+code|banner)\b|\.(?:png|gif|jpe?g|svg|webp)\b"),
             // Also an account named as code ("our escrow account `vaultkeeper_07`") and
             // a key written as a UUID ("use the settlement key 6f1c2a90-…").
-            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list)\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bacct_[0-9a-z]{10,24}\b"),
+            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|(?:\b(?:cuenta|conta|compte|conto|konto|kontonummer|rekening|rekeningnummer|hesap|hesab\S*|rachun\S*|numer\s+konta|t\xc3\xa0i\s+kho\xe1\xba\xa3n)|\xd1\x81\xd1\x87(?:\xd1\x91|\xd0\xb5)\xd1\x82\S*|\xe8\xb4\xa6(?:\xe6\x88\xb7|\xe5\x8f\xb7)|\xe5\xb8\xb3\xe6\x88\xb6|\xe5\x8f\xa3\xe5\xba\xa7|\xea\xb3\x84\xec\xa2\x8c|\xe0\xa4\x96\xe0\xa4\xbe\xe0\xa4\xa4\xe0\xa4\xbe|\xd8\xad\xd8\xb3\xd8\xa7\xd8\xa8)(?:\s+[^\s\d]+){0,2}?\s*[:#]?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list)\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bacct_[0-9a-z]{10,24}\b"),
             // Only as a destination ("to", "into", "at", or a party named there with its
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
@@ -729,7 +729,7 @@ impl Tables {
             .max();
         Langs(self.stop_langs.iter().enumerate().fold(0, |m, (i, l)| {
             if Some(counts[i]) == best && self.counts_as(&counts, i) {
-                m | 1 << (*l as u16)
+                m | 1 << (*l as u32)
             } else {
                 m
             }
@@ -737,8 +737,8 @@ impl Tables {
     }
 
     /// How many function words of each language (`stop_langs` order) a sentence has.
-    fn stop_counts(&self, sentence: &str) -> [usize; 8] {
-        let mut counts = [0usize; 8];
+    fn stop_counts(&self, sentence: &str) -> [usize; 16] {
+        let mut counts = [0usize; 16];
         for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
             if w.is_empty() || w.len() > 12 {
                 continue;
@@ -754,7 +754,7 @@ impl Tables {
 
     /// Whether language `i` (`stop_langs` order) is non-English and has more
     /// function words in the counts than English.
-    fn counts_as(&self, counts: &[usize; 8], i: usize) -> bool {
+    fn counts_as(&self, counts: &[usize; 16], i: usize) -> bool {
         let en = self
             .stop_langs
             .iter()
@@ -766,11 +766,11 @@ impl Tables {
 
 /// The languages a sentence may be written in ([`Tables::sentence_langs`]).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub(super) struct Langs(u16);
+pub(super) struct Langs(u32);
 
 impl Langs {
     pub(super) fn has(self, l: lang::Lang) -> bool {
-        self.0 & (1 << (l as u16)) != 0
+        self.0 & (1 << (l as u32)) != 0
     }
 
     pub(super) fn is_empty(self) -> bool {
@@ -799,15 +799,16 @@ pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     hits.sort_by_key(|h| (h.span.0, h.span.1));
 }
 
-/// Languages whose terms only count in a sentence detected as that language.
+/// Languages whose terms only count in a sentence detected as that language:
+/// the Latin-script ones besides English, whose words can be English words.
 pub(super) fn gated(l: lang::Lang) -> bool {
     use lang::Lang::*;
-    matches!(l, Es | Fr | De | Pt | It)
+    matches!(l, Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl)
 }
 
-/// Every hit of the lexicon, with Spanish, French, German, Portuguese and
-/// Italian terms kept only in sentences written in that language; and whether
-/// any such term matched.
+/// Every hit of the lexicon, with the terms of a gated (Latin-script,
+/// non-English) language kept only in sentences written in that language;
+/// and whether any such term matched.
 pub(super) fn find_gated(
     t: &Tables,
     text: &str,

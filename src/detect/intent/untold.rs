@@ -56,7 +56,10 @@ pub(super) fn mark(
         } else {
             t.c.no_consent
         };
-        let verb_final = matches!(h.lang, lang::Lang::Ja | lang::Lang::Ko | lang::Lang::Hi);
+        let verb_final = matches!(
+            h.lang,
+            lang::Lang::Ja | lang::Lang::Ko | lang::Lang::Hi | lang::Lang::Tr
+        );
         let (hs, he) = (h.span.0 as usize, h.span.1 as usize);
         let denied = denials.iter().find(|n| {
             let (ns, ne) = (n.span.0 as usize, n.span.1 as usize);
@@ -154,6 +157,30 @@ fn negated(before: &str, after: &str, foreign: bool) -> bool {
     }
 }
 
+/// Whether a clause already put its subject in place ("that goes in `iban`",
+/// "the fee stays with the platform"): a free relative after it is
+/// concessive ("… whatever the invoice header says"), not the object.
+fn placed(lead: &str) -> bool {
+    const VERBS: [&str; 12] = [
+        "goes", "go", "stays", "stay", "remains", "remain", "lands", "land", "sits", "belongs",
+        "belong", "is",
+    ];
+    const PREPS: [&str; 7] = ["in", "into", "to", "as", "on", "under", "with"];
+    let clause = lead.rsplit([',', ';', ':', '.']).next().unwrap_or(lead);
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    // A verb, up to two words, a preposition, then one or two words of place.
+    let n = words.len();
+    (1..=2).any(|place| {
+        n > place
+            && PREPS.contains(&words[n - place - 1])
+            && words[..n - place - 1]
+                .iter()
+                .rev()
+                .take(3)
+                .any(|w| VERBS.contains(w))
+    })
+}
+
 /// The free relative that sets the user's say aside, when it opens its
 /// clause (after the start, a comma, colon, semicolon or parenthesis) or is
 /// "no matter …" / "regardless of …".
@@ -205,7 +232,8 @@ fn set_aside(text: &str) -> Option<&str> {
         let fronted = o.starts_with("no ")
             || o.starts_with("regardless")
             || lead.is_empty()
-            || lead.ends_with([',', ':', ';', '(', '-', '—']);
+            || lead.ends_with([',', ':', ';', '(', '-', '—'])
+            || placed(lead);
         if !fronted {
             return None;
         }
