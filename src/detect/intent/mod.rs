@@ -5,7 +5,7 @@
 //! model, asks it to move data or act beyond the tool's purpose, names what to
 //! take and where to put it, and often asks it to keep quiet. Each sentence of
 //! a field is read for those parts — concepts of `src/data/lang/intent.toml`
-//! (twelve languages) plus signals derived from the text and its tool (a named
+//! (seventeen languages) plus signals derived from the text and its tool (a named
 //! parameter, another server's tool, a URL with a slot for data, hidden text,
 //! data the tool's purpose never mentions) — and `src/data/lang/combos.toml`
 //! says which combinations make a finding. Every finding lists its signals and
