@@ -2,8 +2,9 @@
 //! about (the purpose the data a sentence names is judged against), and the
 //! names of its server's tools.
 
+use super::langid::find_gated;
 use super::reading::{property_of, quote_spans};
-use super::tables::{Tables, bit, find_gated, tables};
+use super::tables::{Tables, bit, tables};
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
 

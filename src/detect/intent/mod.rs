@@ -41,6 +41,7 @@ mod grid;
 mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
+mod langid;
 mod negation;
 mod payee;
 mod query_slot;

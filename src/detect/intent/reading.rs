@@ -1,7 +1,8 @@
 //! A field as the model reads it: normalised, matched, split into sentences,
 //! with the quoted spans that only mention attacks marked.
 
-use super::tables::{Tables, bit, find_gated, frame_hits, gated, tables};
+use super::langid::{find_gated, gated};
+use super::tables::{Tables, bit, frame_hits, tables};
 use crate::lang;
 use crate::surface::TextField;
 use std::ops::Range;

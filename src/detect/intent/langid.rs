@@ -1,0 +1,121 @@
+//! Which language a sentence is written in, told by its function words
+//! (`stopwords.toml`), and the lexicon's hits kept to it: a term of a
+//! Latin-script language other than English only counts in a sentence of
+//! that language (`change` is French, `token*` German).
+
+use super::tables::Tables;
+use crate::lang;
+
+impl Tables {
+    /// Which gated (Latin-script, non-English) language a sentence is written in.
+    pub(super) fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
+        let counts = self.stop_counts(sentence);
+        self.stop_langs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.counts_as(&counts, i))
+            .max_by_key(|(i, _)| counts[*i])
+            .map(|(_, l)| *l)
+    }
+
+    /// The gated languages a sentence may be written in: each whose function
+    /// words outnumber English's and that ties for the most. A tie keeps
+    /// both ("no hace falta avisar": as many Portuguese as Spanish words),
+    /// where [`Tables::sentence_lang`] picks one.
+    pub(super) fn sentence_langs(&self, sentence: &str) -> Langs {
+        let counts = self.stop_counts(sentence);
+        let best = (0..self.stop_langs.len())
+            .filter(|&i| self.counts_as(&counts, i))
+            .map(|i| counts[i])
+            .max();
+        Langs(self.stop_langs.iter().enumerate().fold(0, |m, (i, l)| {
+            if Some(counts[i]) == best && self.counts_as(&counts, i) {
+                m | 1 << (*l as u32)
+            } else {
+                m
+            }
+        }))
+    }
+
+    /// How many function words of each language (`stop_langs` order) a sentence has.
+    fn stop_counts(&self, sentence: &str) -> [usize; 16] {
+        let mut counts = [0usize; 16];
+        for w in sentence.split(|c: char| !c.is_alphanumeric() && c != '\'') {
+            if w.is_empty() || w.len() > 12 {
+                continue;
+            }
+            if let Some(&mask) = self.stop.get(w) {
+                for (i, c) in counts.iter_mut().enumerate() {
+                    *c += usize::from(mask & (1 << i) != 0);
+                }
+            }
+        }
+        counts
+    }
+
+    /// Whether language `i` (`stop_langs` order) is non-English and has more
+    /// function words in the counts than English.
+    fn counts_as(&self, counts: &[usize; 16], i: usize) -> bool {
+        let en = self
+            .stop_langs
+            .iter()
+            .position(|l| *l == lang::Lang::En)
+            .map_or(0, |e| counts[e]);
+        self.stop_langs[i] != lang::Lang::En && counts[i] > en && counts[i] >= 1
+    }
+}
+
+/// The languages a sentence may be written in ([`Tables::sentence_langs`]).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) struct Langs(u32);
+
+impl Langs {
+    pub(super) fn has(self, l: lang::Lang) -> bool {
+        self.0 & (1 << (l as u32)) != 0
+    }
+
+    pub(super) fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// Languages whose terms only count in a sentence detected as that language:
+/// the Latin-script ones besides English, whose words can be English words.
+pub(super) fn gated(l: lang::Lang) -> bool {
+    use lang::Lang::*;
+    matches!(l, Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl)
+}
+
+/// Every hit of the lexicon, with the terms of a gated (Latin-script,
+/// non-English) language kept only in sentences written in that language;
+/// and whether any such term matched.
+pub(super) fn find_gated(
+    t: &Tables,
+    text: &str,
+    sentences: &[std::ops::Range<usize>],
+) -> (Vec<lang::Hit>, bool) {
+    let mut hits = t.lex.find_per_lang(text);
+    let gated_any = hits.iter().any(|h| gated(h.lang));
+    if gated_any {
+        let mut langs: Vec<Option<Langs>> = vec![None; sentences.len()];
+        let mut at = 0;
+        hits.retain(|h| {
+            if !gated(h.lang) {
+                return true;
+            }
+            // Hits are sorted by start: the sentence index only moves forward.
+            while at < sentences.len() && sentences[at].end < h.span.1 as usize {
+                at += 1;
+            }
+            let Some(r) = sentences.get(at).filter(|r| r.start <= h.span.0 as usize) else {
+                return false;
+            };
+            langs[at]
+                .get_or_insert_with(|| t.sentence_langs(&text[r.clone()]))
+                .has(h.lang)
+        });
+    }
+    // A term listed under several languages hits once per language.
+    hits.dedup_by(|a, b| a.span == b.span && a.concept == b.concept);
+    (hits, gated_any)
+}
