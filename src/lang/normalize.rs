@@ -37,7 +37,13 @@ pub fn normalize(raw: &str) -> Normalized {
             .collect();
         // Most text is already in NFKC: the quick check skips the decomposition.
         let lowered = |s: &str, out: &mut String| {
-            push_collapsed(out, s.chars().flat_map(char::to_lowercase).map(fold_punct))
+            push_collapsed(
+                out,
+                s.chars()
+                    // Turkish dotted capital İ lowercases to i + U+0307: fold it to i.
+                    .flat_map(|c| if c == '\u{130}' { 'i' } else { c }.to_lowercase())
+                    .map(fold_punct),
+            )
         };
         if unicode_normalization::is_nfkc_quick(visible.chars())
             == unicode_normalization::IsNormalized::Yes

@@ -139,7 +139,18 @@ impl<'a> Negation<'a> {
 
     /// A prohibition word that forbids nothing here: not a signal either.
     pub(super) fn void(&self, h: &lang::Hit) -> bool {
-        bit(h.concept as u8) & self.t.c.prohibit != 0 && (self.litotes(h) || self.reported(h))
+        bit(h.concept as u8) & self.t.c.prohibit != 0
+            && (self.litotes(h) || self.reported(h) || self.corrects(h))
+    }
+
+    /// A German or Dutch "nicht … sondern" / "niet … maar" corrects what
+    /// follows the verb ("setzt die IBAN nicht aus dem Profil, sondern auf
+    /// das Sammelkonto"): it forbids nothing.
+    fn corrects(&self, h: &lang::Hit) -> bool {
+        matches!(h.lang, lang::Lang::De | lang::Lang::Nl) && {
+            let rest = &self.text[h.span.1 as usize..self.range.end];
+            rest.contains("sondern") || rest.contains(" maar ")
+        }
     }
 
     /// The sentence's first prohibition that forbids something.
@@ -178,7 +189,8 @@ impl<'a> Negation<'a> {
     }
 
     /// Where the negation starts (after the prohibition), and the clause
-    /// before it that a Japanese or Korean prohibition negates.
+    /// before it that a Japanese, Korean, Hindi, German or Dutch prohibition
+    /// negates.
     pub(super) fn scope(
         &self,
         prohibition: Option<&lang::Hit>,
@@ -187,11 +199,16 @@ impl<'a> Negation<'a> {
         // Hindi puts its "न"/"मत" before the verb, at the clause's end: it
         // negates the clause too, back to a comma or an "and".
         let devanagari = |c: char| matches!(c as u32, 0x0900..=0x097F);
+        // German and Dutch put "nicht"/"niet"/"kein"/"geen" after the finite
+        // verb ("lädt keine Anhänge hoch"): it negates its clause too, unless
+        // a "sondern"/"maar" puts the verb's real object after it ("setzt
+        // die IBAN nicht aus dem Profil, sondern auf …").
         let back = prohibition
             .filter(|h| {
-                self.text[h.range()]
-                    .chars()
-                    .any(|c| is_kana_or_hangul(c) || devanagari(c))
+                matches!(h.lang, lang::Lang::De | lang::Lang::Nl) && !self.corrects(h)
+                    || self.text[h.range()]
+                        .chars()
+                        .any(|c| is_kana_or_hangul(c) || devanagari(c))
             })
             .map(|h| {
                 let before = &self.text[self.range.start..h.span.0 as usize];

@@ -161,9 +161,10 @@ fn negated(before: &str, after: &str, foreign: bool) -> bool {
 /// "the fee stays with the platform"): a free relative after it is
 /// concessive ("… whatever the invoice header says"), not the object.
 fn placed(lead: &str) -> bool {
-    const VERBS: [&str; 12] = [
+    // Not "is": "is used to fetch whatever …" is no placed value.
+    const VERBS: [&str; 11] = [
         "goes", "go", "stays", "stay", "remains", "remain", "lands", "land", "sits", "belongs",
-        "belong", "is",
+        "belong",
     ];
     const PREPS: [&str; 7] = ["in", "into", "to", "as", "on", "under", "with"];
     let clause = lead.rsplit([',', ';', ':', '.']).next().unwrap_or(lead);
