@@ -148,7 +148,10 @@ impl<'a> Negation<'a> {
     /// das Sammelkonto"): it forbids nothing.
     fn corrects(&self, h: &lang::Hit) -> bool {
         matches!(h.lang, lang::Lang::De | lang::Lang::Nl) && {
-            let rest = &self.text[h.span.1 as usize..self.range.end];
+            let rest = self
+                .text
+                .get(h.span.1 as usize..self.range.end)
+                .unwrap_or("");
             rest.contains("sondern") || rest.contains(" maar ")
         }
     }

@@ -169,7 +169,8 @@ fn placed(lead: &str) -> bool {
     const PREPS: [&str; 7] = ["in", "into", "to", "as", "on", "under", "with"];
     let clause = lead.rsplit([',', ';', ':', '.']).next().unwrap_or(lead);
     let words: Vec<&str> = clause.split_whitespace().collect();
-    // A verb, up to two words, a preposition, then one or two words of place.
+    // A placing verb among the three words before a preposition, then one
+    // or two words of place.
     let n = words.len();
     (1..=2).any(|place| {
         n > place
