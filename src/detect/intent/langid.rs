@@ -9,13 +9,9 @@ use crate::lang;
 impl Tables {
     /// Which gated (Latin-script, non-English) language a sentence is written in.
     pub(super) fn sentence_lang(&self, sentence: &str) -> Option<lang::Lang> {
-        let counts = self.stop_counts(sentence);
-        self.stop_langs
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| self.counts_as(&counts, i))
-            .max_by_key(|(i, _)| counts[*i])
-            .map(|(_, l)| *l)
+        self.rivals(sentence)
+            .max_by_key(|&(_, c)| c)
+            .map(|(l, _)| l)
     }
 
     /// The gated languages a sentence may be written in: each whose function
@@ -23,18 +19,30 @@ impl Tables {
     /// both ("no hace falta avisar": as many Portuguese as Spanish words),
     /// where [`Tables::sentence_lang`] picks one.
     pub(super) fn sentence_langs(&self, sentence: &str) -> Langs {
+        let (_, mask) =
+            self.rivals(sentence)
+                .fold((0, 0), |(best, m), (l, c)| match c.cmp(&best) {
+                    std::cmp::Ordering::Greater => (c, 1 << (l as u32)),
+                    std::cmp::Ordering::Equal => (best, m | 1 << (l as u32)),
+                    std::cmp::Ordering::Less => (best, m),
+                });
+        Langs(mask)
+    }
+
+    /// Each non-English language with more function words in the sentence
+    /// than English, and how many (`stop_langs` order).
+    fn rivals(&self, sentence: &str) -> impl Iterator<Item = (lang::Lang, usize)> + '_ {
         let counts = self.stop_counts(sentence);
-        let best = (0..self.stop_langs.len())
-            .filter(|&i| self.counts_as(&counts, i))
-            .map(|i| counts[i])
-            .max();
-        Langs(self.stop_langs.iter().enumerate().fold(0, |m, (i, l)| {
-            if Some(counts[i]) == best && self.counts_as(&counts, i) {
-                m | 1 << (*l as u32)
-            } else {
-                m
-            }
-        }))
+        let en = self
+            .stop_langs
+            .iter()
+            .position(|l| *l == lang::Lang::En)
+            .map_or(0, |e| counts[e]);
+        self.stop_langs
+            .iter()
+            .zip(counts)
+            .filter(move |&(l, c)| *l != lang::Lang::En && c > en)
+            .map(|(l, c)| (*l, c))
     }
 
     /// How many function words of each language (`stop_langs` order) a sentence has.
@@ -51,17 +59,6 @@ impl Tables {
             }
         }
         counts
-    }
-
-    /// Whether language `i` (`stop_langs` order) is non-English and has more
-    /// function words in the counts than English.
-    fn counts_as(&self, counts: &[usize; 16], i: usize) -> bool {
-        let en = self
-            .stop_langs
-            .iter()
-            .position(|l| *l == lang::Lang::En)
-            .map_or(0, |e| counts[e]);
-        self.stop_langs[i] != lang::Lang::En && counts[i] > en && counts[i] >= 1
     }
 }
 

@@ -91,12 +91,7 @@ pub(super) fn mark(
 /// reports". One that is an argument ("saves to whatever folder the user
 /// picks") honours the choice.
 pub(super) fn mark_set_aside(t: &Tables, sentence: &str, sen: &mut Sentence) {
-    if (sentence.contains("whatever ")
-        || sentence.contains("whichever ")
-        || sentence.contains("regardless of ")
-        || sentence.contains("no matter "))
-        && let Some(e) = set_aside(sentence)
-    {
+    if let Some(e) = set_aside(sentence) {
         sen.add(t.c.against_user.trailing_zeros() as u8, e);
     }
 }
