@@ -15,6 +15,7 @@ mod tuning27;
 mod tuning28;
 mod tuning29;
 mod tuning30;
+mod tuning31;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

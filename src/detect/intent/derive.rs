@@ -256,6 +256,9 @@ pub(super) fn derive(
     if digits || bytes.contains(&b'@') {
         super::payee::accounts(t, bytes, digits, &used, sen);
     }
+    if bytes.iter().any(u8::is_ascii_digit) {
+        super::payee::postal(t, bytes, &used, sen);
+    }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).
     let quoted: Vec<(usize, usize)> = quote_spans(bytes).collect();

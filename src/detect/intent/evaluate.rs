@@ -92,6 +92,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
     // Pass what they type to `reconnect`."). Never confirmed on its own.
     let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
         let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
+        let slot = bit(Derived::WhereParam as u8) | bit(Derived::ParamNamed as u8);
         sig.sentences
             .windows(2)
             .filter(|w| {
@@ -100,6 +101,15 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                 w[1].sigs & t.c.conceal != 0
                     || (w[1].sigs & (anaphor | t.c.user_words) != 0
                         && w[0].sigs & t.c.mask_what != 0)
+                    // "The `locale` field picks the table. Write it as …,
+                    // then the passport number": the slot, then what fills it.
+                    || (w[0].sigs & slot == slot
+                        && w[0].sigs & t.c.mask_what == 0
+                        && w[1].sigs & t.c.mask_what != 0
+                        && w[1].sigs & slot == 0
+                        && w[1].evidence.iter().any(|(b, ev)| {
+                            bit(*b) & t.c.move_ != 0 && ev.ends_with(" it")
+                        }))
             })
             .map(|w| {
                 let mut m = w[0].clone();

@@ -69,6 +69,23 @@ pub(super) fn accounts(
     }
 }
 
+/// A street address the sentence names as a value ("the consignee address
+/// is Unit 14, 88 Wharf Road, …", "delivered to our depot, Unit 9, 12
+/// Example Trading Estate"): where goods go, as an account is where money
+/// goes. One shown as an example is none.
+pub(super) fn postal(t: &Tables, bytes: &[u8], used: &dyn Fn(&Match<'_>) -> bool, sen: &mut Sentence) {
+    if let Some(m) = t.postal.find_iter(bytes).find(used) {
+        let v = String::from_utf8_lossy(m.as_bytes());
+        // The second form ends on the town's first letter (", p").
+        let v = match v.rsplit_once(", ") {
+            Some((street, town)) if town.len() == 1 => street,
+            _ => &v,
+        };
+        sen.add(Derived::Value as u8, v);
+        sen.add(Derived::Postal as u8, v);
+    }
+}
+
 /// A run of ten digits or more, spaces allowed between groups: the shape
 /// of an IBAN, a card, account or routing number (a wallet holds digits
 /// too). One linear pass, cheap enough to ask of every sentence: a wallet

@@ -71,9 +71,12 @@ pub enum Derived {
     ExampleAdded,
     /// An example exchange's assistant turn that follows the user's yes.
     Consented,
+    /// A street address goods are sent to ("unit 14, 88 wharf road").
+    Postal,
 }
 
-const DERIVED: [(&str, Derived); 30] = [
+const DERIVED: [(&str, Derived); 31] = [
+    ("postal", Derived::Postal),
     ("consented", Derived::Consented),
     ("example_added", Derived::ExampleAdded),
     ("chained", Derived::Chained),
@@ -241,6 +244,8 @@ pub struct Tables {
     pub(super) auto_fetch: Lazy<Regex>,
     /// A bank account or routing number named as such.
     pub(super) account_number: Lazy<Regex>,
+    /// A street address: a unit, then a number and a street.
+    pub(super) postal: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
     pub(super) host: Lazy<Regex>,
     /// A container image named by its registry (`registry.x.test/agent:latest`).
@@ -654,6 +659,7 @@ pub fn tables() -> &'static Tables {
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
+            postal: re(r"\b(?:unit|suite|flat|apt\.?|apartment|bldg\.?|building|dock|bay|pier|warehouse|depot)\s+[0-9]{1,4}[a-z]?,?\s+[0-9]{1,5}[a-z]?,?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|rd|street|st|avenue|ave|lane|ln|way|drive|dr|boulevard|blvd|estate|close|court|crescent|place|quay|wharf|terrace|square|highway|hwy|parkway|row|park)\b|\b[0-9]{1,5}[a-z]?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|street|avenue|lane|drive|boulevard|crescent|quay|wharf|terrace|highway|parkway|trading\s+estate|industrial\s+estate|business\s+park),\s+[a-z]"),
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // A container image pulled from a registry named in the text.
             image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
