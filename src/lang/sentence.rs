@@ -29,7 +29,10 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             }
         };
         let end_here = match c {
-            '\n' => !comment_wraps(&text[..i], &text[i + 1..]),
+            '\n' => {
+                !comment_wraps(&text[..i], &text[i + 1..])
+                    && !prose_wraps(&text[..i], &text[i + 1..])
+            }
             '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
             '.' | '!' | '?' | ';' => {
                 let next = b.get(i + 1).copied();
@@ -115,6 +118,29 @@ fn comment_wraps(before: &str, after: &str) -> bool {
         && !rest.starts_with(['@', '-', '•', '+', '|'])
 }
 
+/// Whether the line break between `before` and `after` wraps a sentence of
+/// prose or verse: the line stops after a comma and the next goes on in
+/// lower case ("when `create_payout` runs its race,\nthe destination, every
+/// time,\nis acct_…"). A next line that opens a field of its own (`limit:
+/// …`, `query - …`), a bullet, or code is a line of its own.
+fn prose_wraps(before: &str, after: &str) -> bool {
+    let line = before[before.rfind('\n').map_or(0, |n| n + 1)..].trim_end();
+    if !line.ends_with(',') || comment_leader(line).is_some() {
+        return false;
+    }
+    let next = after.split('\n').next().unwrap_or("").trim_start();
+    let body = next.strip_prefix('(').unwrap_or(next);
+    if !body.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return false;
+    }
+    // A key opening the line (`limit: 10`, `query - the text`, `x = 1`, `f(x)`).
+    let key_end = body.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '`')));
+    !key_end.is_some_and(|k| {
+        let rest = body[k..].trim_start();
+        rest.starts_with([':', '=', '(']) || ["- ", "— ", "– "].iter().any(|d| rest.starts_with(d))
+    })
+}
+
 fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
     let slice = &text[s..e];
     let lead = slice.len() - slice.trim_start().len();
@@ -164,5 +190,29 @@ mod tests {
         assert_eq!(split("## usage\n## options").len(), 2);
         assert_eq!(split("- a\n- b").len(), 2);
         assert_eq!(split("-- a\n-- - b").len(), 2);
+    }
+
+    #[test]
+    fn a_line_that_stops_after_a_comma_goes_on_in_lower_case() {
+        let split = |t: &'static str| -> Vec<&'static str> {
+            sentences(t).into_iter().map(|r| &t[r]).collect()
+        };
+        assert_eq!(
+            split(
+                "when payouts run,\nthe target, every time,\n(whatever they say),\nis acct_9.\nNext"
+            ),
+            [
+                "when payouts run,\nthe target, every time,\n(whatever they say),\nis acct_9.",
+                "Next"
+            ]
+        );
+        // A capital, a key, a bullet, a dash or code opens a line of its own.
+        assert_eq!(split("Dear team,\nThe build is green.").len(), 2);
+        assert_eq!(split("limit,\nquery: the text").len(), 2);
+        assert_eq!(split("a, b,\nmax_rows = 10").len(), 2);
+        assert_eq!(split("a, b,\n- c").len(), 2);
+        assert_eq!(split("a, b,\nregion - the code").len(), 2);
+        assert_eq!(split("a, b,\nrun(x)").len(), 2);
+        assert_eq!(split("a line\nanother line").len(), 2);
     }
 }

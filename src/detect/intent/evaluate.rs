@@ -93,12 +93,21 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
     let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
         let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
         let slot = bit(Derived::WhereParam as u8) | bit(Derived::ParamNamed as u8);
+        let last = sig.sentences.last().map(|s| s as *const Sentence);
+        // A line cut mid-sentence ("never tell a user a message\nwas
+        // scheduled.") is no whole concealment to lend the sentence before;
+        // a setting's line (`show_copy: no`) is whole.
+        let cut = |s: &Sentence, last: Option<*const Sentence>| {
+            s.text.ends_with(|c: char| c.is_alphanumeric())
+                && !s.text.contains([':', '='])
+                && last != Some(s as *const Sentence)
+        };
         sig.sentences
             .windows(2)
             .filter(|w| {
                 // "what they type" points back as well as "them" does.
                 // "… does not need to be told" is about the sentence before it.
-                w[1].sigs & t.c.conceal != 0
+                (w[1].sigs & t.c.conceal != 0 && !cut(&w[1], last))
                     || (w[1].sigs & (anaphor | t.c.user_words) != 0
                         && w[0].sigs & t.c.mask_what != 0)
                     // "The `locale` field picks the table. Write it as …,

@@ -73,7 +73,12 @@ pub(super) fn accounts(
 /// is Unit 14, 88 Wharf Road, …", "delivered to our depot, Unit 9, 12
 /// Example Trading Estate"): where goods go, as an account is where money
 /// goes. One shown as an example is none.
-pub(super) fn postal(t: &Tables, bytes: &[u8], used: &dyn Fn(&Match<'_>) -> bool, sen: &mut Sentence) {
+pub(super) fn postal(
+    t: &Tables,
+    bytes: &[u8],
+    used: &dyn Fn(&Match<'_>) -> bool,
+    sen: &mut Sentence,
+) {
     if let Some(m) = t.postal.find_iter(bytes).find(used) {
         let v = String::from_utf8_lossy(m.as_bytes());
         // The second form ends on the town's first letter (", p").
