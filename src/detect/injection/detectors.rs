@@ -102,6 +102,25 @@ fn jwt_signature_is_made_up(v: &str) -> bool {
         .is_none_or(|b| b.len() < 16 || b.iter().all(|c| c.is_ascii_graphic() || *c == b' '))
 }
 
+/// A JWT whose claims say it is made up: a demo or test subject, a sample
+/// name (`"sub":"demo-user-42"`, `"name":"Test User"`, jwt.io's `John Doe`).
+/// A real token's claims name a real account.
+fn jwt_claims_are_made_up(v: &str) -> bool {
+    let claims = v.split('.').nth(1).unwrap_or("");
+    decode_base64(claims)
+        .map(|b| String::from_utf8_lossy(&b).to_ascii_lowercase())
+        .is_some_and(|c| {
+            c.contains("john doe")
+                || c.contains("jane doe")
+                || c.split(|ch: char| !ch.is_ascii_alphanumeric()).any(|w| {
+                    [
+                        "demo", "example", "sample", "test", "testing", "fake", "dummy",
+                    ]
+                    .contains(&w)
+                })
+        })
+}
+
 /// Whether `text[start..end]` is one dot-separated part of a JWT-shaped
 /// token (`eyJ….….…`).
 fn in_jwt(text: &str, start: usize, end: usize) -> bool {
@@ -140,7 +159,9 @@ pub(super) fn secrets(
         kinds.push(("secret".into(), shown.clone()));
         let mut f = at_field(s, field, ids::MTC_INJ_SECRET_1, format!("embedded {label}"))
             .evidence(format!("{label}: {shown}"));
-        if is_placeholder(v) || (id == "jwt" && jwt_signature_is_made_up(v)) {
+        if is_placeholder(v)
+            || (id == "jwt" && (jwt_signature_is_made_up(v) || jwt_claims_are_made_up(v)))
+        {
             f = f.severity(Severity::Low).confidence(Confidence::Heuristic);
             f.message.push_str(" (placeholder-shaped value)");
         } else if !v.contains("_live_") && field.text.get(..m.start()).is_some_and(labelled_example)

@@ -378,8 +378,20 @@ pub(super) fn derive(
         let name = (1..caps.len())
             .find_map(|i| caps.get(i))
             .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
+        // "Plot secrets are stored in the 'gm_only' field": where records
+        // keep data, when the slot is no parameter of the tool.
+        let at = caps.get(0).map_or(0, |m| m.start());
+        let kept = sentence.get(..at).is_some_and(|b| {
+            let b = b.trim_end();
+            [
+                "stored", "kept", "saved", "held", "recorded", "lives", "live", "sits", "archived",
+            ]
+            .iter()
+            .any(|w| b.ends_with(w))
+        });
         match name {
             Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
+            Some(n) if kept && !ctx.is_param(&n) && ctx.own_param.is_none() => {}
             Some(n) => {
                 sen.add(Derived::Dest as u8, &format!("into `{n}`"));
                 if ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()) {
