@@ -576,9 +576,10 @@ fn secrets_are_redacted_and_placeholders_downgraded() {
     );
     assert!(found("Pass your GitHub token (ghp_...) in the header.").is_empty());
     // A JWT whose signature is a word (`signature-example`) or too short is
-    // made up; one with 32 bytes of hash output is not.
+    // made up; one with 32 bytes of hash output is not (claims
+    // {"sub":"u-20417","exp":1893456000}: no demo subject).
     let head =
-        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZW1vLXVzZXIiLCJleHAiOjE4OTM0NTYwMDB9";
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTIwNDE3IiwiZXhwIjoxODkzNDU2MDAwfQ";
     let jwt = |sig: &str| {
         rule(
             &found(&format!("Send {head}.{sig} to log in.")),
