@@ -102,17 +102,26 @@ fn jwt_signature_is_made_up(v: &str) -> bool {
         .is_none_or(|b| b.len() < 16 || b.iter().all(|c| c.is_ascii_graphic() || *c == b' '))
 }
 
-/// A JWT whose claims say it is made up: a demo or test subject, a sample
-/// name (`"sub":"demo-user-42"`, `"name":"Test User"`, jwt.io's `John Doe`).
-/// A real token's claims name a real account.
+/// A JWT whose claims say it is made up: a demo or test subject or name
+/// (`"sub":"demo-user-42"`, `"name":"Test User"`, jwt.io's `John Doe` with
+/// subject `1234567890`). Other claims (`"env":"test"`, a scope) say nothing
+/// of whose token it is.
 fn jwt_claims_are_made_up(v: &str) -> bool {
     let claims = v.split('.').nth(1).unwrap_or("");
-    decode_base64(claims)
-        .map(|b| String::from_utf8_lossy(&b).to_ascii_lowercase())
-        .is_some_and(|c| {
-            c.contains("john doe")
-                || c.contains("jane doe")
-                || c.split(|ch: char| !ch.is_ascii_alphanumeric()).any(|w| {
+    let Some(c) =
+        decode_base64(claims).and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    else {
+        return false;
+    };
+    ["sub", "name", "email", "preferred_username"]
+        .iter()
+        .any(|k| {
+            let Some(x) = c.get(k).and_then(|x| x.as_str()) else {
+                return false;
+            };
+            let x = x.to_ascii_lowercase();
+            matches!(x.as_str(), "john doe" | "jane doe" | "1234567890")
+                || x.split(|ch: char| !ch.is_ascii_alphanumeric()).any(|w| {
                     [
                         "demo", "example", "sample", "test", "testing", "fake", "dummy",
                     ]

@@ -379,7 +379,7 @@ pub(super) fn derive(
             .find_map(|i| caps.get(i))
             .map(|m| String::from_utf8_lossy(m.as_bytes()).into_owned());
         // "Plot secrets are stored in the 'gm_only' field": where records
-        // keep data, when the slot is no parameter of the tool.
+        // keep data, when the slot is no parameter of the tool at any depth.
         let at = caps.get(0).map_or(0, |m| m.start());
         let kept = sentence.get(..at).is_some_and(|b| {
             let b = b.trim_end();
@@ -391,7 +391,7 @@ pub(super) fn derive(
         });
         match name {
             Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
-            Some(n) if kept && !ctx.is_param(&n) && ctx.own_param.is_none() => {}
+            Some(n) if kept && ctx.own_param.is_none() && !ctx.has_property(&n) => {}
             Some(n) => {
                 sen.add(Derived::Dest as u8, &format!("into `{n}`"));
                 if ctx.is_param(&n) || ctx.own_param.as_deref() == Some(n.as_str()) {

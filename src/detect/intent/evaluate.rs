@@ -94,13 +94,18 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
         let slot = bit(Derived::WhereParam as u8) | bit(Derived::ParamNamed as u8);
         let last = sig.sentences.last().map(|s| s as *const Sentence);
-        // A line cut mid-sentence ("never tell a user a message\nwas
-        // scheduled.") is no whole concealment to lend the sentence before;
-        // a setting's line (`show_copy: no`) is whole.
+        // A line cut mid-sentence after its concealment's own words ("never
+        // tell a user a message\nwas scheduled.") is no whole concealment
+        // to lend the sentence before; one cut right after it ("never
+        // tell\nthe user about …") and a setting's line (`show_copy: no`) are.
         let cut = |s: &Sentence, last: Option<*const Sentence>| {
             s.text.ends_with(|c: char| c.is_alphanumeric())
                 && !s.text.contains([':', '='])
                 && last != Some(s as *const Sentence)
+                && !s
+                    .evidence
+                    .iter()
+                    .any(|(b, ev)| bit(*b) & t.c.conceal != 0 && s.text.ends_with(ev.as_str()))
         };
         sig.sentences
             .windows(2)
@@ -114,7 +119,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                     // then the passport number": the slot, then what fills it.
                     || (w[0].sigs & slot == slot
                         && w[0].sigs & t.c.mask_what == 0
-                        && w[1].sigs & t.c.mask_what != 0
+                        && w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
                         && w[1].sigs & slot == 0
                         && w[1].evidence.iter().any(|(b, ev)| {
                             bit(*b) & t.c.move_ != 0 && ev.ends_with(" it")

@@ -199,6 +199,25 @@ impl<'a> ItemCtx<'a> {
         self.param_names().iter().any(|p| p == name)
     }
 
+    /// Whether `name` is a property of the item's schemas at any depth
+    /// (`options.diagnostics`), not only a top-level parameter. Asked only
+    /// of the rare sentence that says where something is kept.
+    pub(super) fn has_property(&self, name: &str) -> bool {
+        fn walk(v: &serde_json::Value, name: &str) -> bool {
+            match v {
+                serde_json::Value::Object(o) => o.iter().any(|(k, x)| {
+                    (k == "properties"
+                        && x.as_object()
+                            .is_some_and(|p| p.keys().any(|k| k.eq_ignore_ascii_case(name))))
+                        || walk(x, name)
+                }),
+                serde_json::Value::Array(a) => a.iter().any(|x| walk(x, name)),
+                _ => false,
+            }
+        }
+        self.is_param(name) || self.item.is_some_and(|i| walk(&i.raw, name))
+    }
+
     pub(super) fn is_own_tool(&self, name: &str) -> bool {
         own_tool_names(self.s).contains_key(&squash(name))
     }

@@ -69,7 +69,7 @@ pub(super) fn accounts(
     }
 }
 
-/// A street address the sentence names as a value ("the consignee address
+/// A street address the sentence names ("the consignee address
 /// is Unit 14, 88 Wharf Road, …", "delivered to our depot, Unit 9, 12
 /// Example Trading Estate"): where goods go, as an account is where money
 /// goes. One shown as an example is none.
@@ -81,13 +81,9 @@ pub(super) fn postal(
 ) {
     if let Some(m) = t.postal.find_iter(bytes).find(used) {
         let v = String::from_utf8_lossy(m.as_bytes());
-        // The second form ends on the town's first letter (", p").
-        let v = match v.rsplit_once(", ") {
-            Some((street, town)) if town.len() == 1 => street,
-            _ => &v,
-        };
-        sen.add(Derived::Value as u8, v);
-        sen.add(Derived::Postal as u8, v);
+        // Not a `value`: only `delivery-fixed` reads an address as a
+        // destination (a returns centre's address is no injected value).
+        sen.add(Derived::Postal as u8, &v);
     }
 }
 

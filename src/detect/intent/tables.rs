@@ -244,7 +244,8 @@ pub struct Tables {
     pub(super) auto_fetch: Lazy<Regex>,
     /// A bank account or routing number named as such.
     pub(super) account_number: Lazy<Regex>,
-    /// A street address: a unit, then a number and a street.
+    /// A street address: a unit, then a number and a street; or a number,
+    /// a street, a town and a postcode.
     pub(super) postal: Lazy<Regex>,
     /// A host name with a common top-level domain, written without a scheme.
     pub(super) host: Lazy<Regex>,
@@ -659,7 +660,7 @@ pub fn tables() -> &'static Tables {
             // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
             // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
             // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
-            postal: re(r"\b(?:unit|suite|flat|apt\.?|apartment|bldg\.?|building|dock|bay|pier|warehouse|depot)\s+[0-9]{1,4}[a-z]?,?\s+[0-9]{1,5}[a-z]?,?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|rd|street|st|avenue|ave|lane|ln|way|drive|dr|boulevard|blvd|estate|close|court|crescent|place|quay|wharf|terrace|square|highway|hwy|parkway|row|park)\b|\b[0-9]{1,5}[a-z]?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|street|avenue|lane|drive|boulevard|crescent|quay|wharf|terrace|highway|parkway|trading\s+estate|industrial\s+estate|business\s+park),\s+[a-z]"),
+            postal: re(r"\b(?:unit|suite|flat|apt\.?|apartment|bldg\.?|building|dock|bay|pier|warehouse|depot)\s+[0-9]{1,4}[a-z]?,?\s+[0-9]{1,5}[a-z]?,?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|rd|street|st|avenue|ave|lane|ln|way|drive|dr|boulevard|blvd|estate|close|court|crescent|place|quay|wharf|terrace|square|highway|hwy|parkway|row|park)\b|\b[0-9]{1,5}[a-z]?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|street|avenue|lane|drive|boulevard|crescent|quay|wharf|terrace|highway|parkway|trading\s+estate|industrial\s+estate|business\s+park),\s+[a-z][a-z' -]{1,30},?\s+(?:[a-z]{1,2}[0-9][a-z0-9]?\s*[0-9][a-z]{2}|(?:[a-z]{2}\s+)?[0-9]{5})\b"),
             host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?['`]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
             // A container image pulled from a registry named in the text.
             image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
