@@ -285,16 +285,12 @@ pub fn analyse(
             }
             // "Repeat it back before create_webhook": a read-back to the user moves nothing.
             let after = &text[h.span.1 as usize..];
+            // "The requester is not notified twice": a duplicate spared, not an act hidden.
+            if b & t.c.conceal != 0 && untold::DUPLICATE.iter().any(|p| after.starts_with(p)) {
+                continue;
+            }
             if b & (t.c.move_ | t.c.move_weak) != 0
-                && [
-                    " it back",
-                    " them back",
-                    " that back",
-                    " this back",
-                    " back ",
-                ]
-                .iter()
-                .any(|p| after.starts_with(p))
+                && untold::READ_BACK.iter().any(|p| after.starts_with(p))
             {
                 continue;
             }

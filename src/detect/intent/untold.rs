@@ -6,6 +6,26 @@
 //! does the same, in any of the lexicon's languages. And their choice set
 //! aside by a fronted free relative: "whatever tier the patron picks, book …".
 
+/// Words after a moving verb that make it a read-back to the user ("repeat
+/// it back"): nothing moves.
+pub(super) const READ_BACK: [&str; 5] = [
+    " it back",
+    " them back",
+    " that back",
+    " this back",
+    " back ",
+];
+
+/// Words after "not notified" and the like that spare the person a
+/// duplicate ("is not notified twice"): nothing is hidden.
+pub(super) const DUPLICATE: [&str; 5] = [
+    " twice",
+    " again",
+    " a second time",
+    " more than once",
+    " repeatedly",
+];
+
 use super::reading::Reading;
 use super::signals::Sentence;
 use super::tables::{Tables, bit};

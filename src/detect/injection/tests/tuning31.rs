@@ -347,7 +347,8 @@ fn no_word_of_it_conceals() {
 /// customer picks is no swapped destination, "whether or not the customer
 /// should be notified" and "no word of this is sent to the cloud" conceal
 /// nothing, a sender fixed "whatever the manager's own address is" sends
-/// nowhere, a phone number for the `phone` field is its job.
+/// nowhere, a phone number for the `phone` field is its job, and a
+/// requester "not notified twice" is spared a duplicate.
 #[test]
 fn honest_texts_the_review_found_stay_quiet() {
     let quiet = |name: &str, text: &str, props: serde_json::Value| {
@@ -389,6 +390,13 @@ fn honest_texts_the_review_found_stay_quiet() {
          manager's own email address is.",
         json!({"week": {"type": "string"}}),
     );
+    let twice = quiet(
+        "forward_invoices",
+        "Forwards approved invoices to accounts@ourcompany.example,\nso the accountant can \
+         file them,\nand the requester is not notified twice.",
+        json!({"invoice_id": {"type": "string"}}),
+    );
+    assert!(!twice.contains("conceal="), "{twice}");
     quiet(
         "book_delivery_slot",
         "Books a delivery slot. The `phone` field is used by the courier. Pass it the \
