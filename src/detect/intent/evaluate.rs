@@ -93,38 +93,45 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
     let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
         let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
         let slot = bit(Derived::WhereParam as u8) | bit(Derived::ParamNamed as u8);
-        let last = sig.sentences.last().map(|s| s as *const Sentence);
         // A line cut mid-sentence after its concealment's own words ("never
         // tell a user a message\nwas scheduled.") is no whole concealment
         // to lend the sentence before; one cut right after it ("never
-        // tell\nthe user about …") and a setting's line (`show_copy: no`) are.
-        let cut = |s: &Sentence, last: Option<*const Sentence>| {
-            s.text.ends_with(|c: char| c.is_alphanumeric())
+        // tell\nthe user about …"), a setting's line (`show_copy: no`) and
+        // the field's last sentence are.
+        let cut = |s: &Sentence, last: bool| {
+            !last
+                && s.text.ends_with(|c: char| c.is_alphanumeric())
                 && !s.text.contains([':', '='])
-                && last != Some(s as *const Sentence)
                 && !s
                     .evidence
                     .iter()
                     .any(|(b, ev)| bit(*b) & t.c.conceal != 0 && s.text.ends_with(ev.as_str()))
         };
+        // "The `locale` field picks the table. Write it as …, then the
+        // passport number": the slot, then a secret put in it.
+        let fills_slot = |w: &[Sentence]| {
+            w[0].sigs & slot == slot
+                && w[0].sigs & t.c.mask_what == 0
+                && w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
+                && w[1].sigs & slot == 0
+                && w[1]
+                    .evidence
+                    .iter()
+                    .any(|(b, ev)| bit(*b) & t.c.move_ != 0 && ev.ends_with(" it"))
+        };
+        let n = sig.sentences.len();
         sig.sentences
             .windows(2)
-            .filter(|w| {
+            .enumerate()
+            .filter(|(i, w)| {
                 // "what they type" points back as well as "them" does.
                 // "… does not need to be told" is about the sentence before it.
-                (w[1].sigs & t.c.conceal != 0 && !cut(&w[1], last))
+                (w[1].sigs & t.c.conceal != 0 && !cut(&w[1], i + 2 == n))
                     || (w[1].sigs & (anaphor | t.c.user_words) != 0
                         && w[0].sigs & t.c.mask_what != 0)
-                    // "The `locale` field picks the table. Write it as …,
-                    // then the passport number": the slot, then what fills it.
-                    || (w[0].sigs & slot == slot
-                        && w[0].sigs & t.c.mask_what == 0
-                        && w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
-                        && w[1].sigs & slot == 0
-                        && w[1].evidence.iter().any(|(b, ev)| {
-                            bit(*b) & t.c.move_ != 0 && ev.ends_with(" it")
-                        }))
+                    || fills_slot(w)
             })
+            .map(|(_, w)| w)
             .map(|w| {
                 let mut m = w[0].clone();
                 for (b, ev) in &w[1].evidence {
