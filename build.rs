@@ -344,14 +344,25 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
         let mut lits: Vec<Vec<u8>> = Vec::new();
         let mut uses: Vec<Vec<(u32, u8, u8)>> = Vec::new();
         let mut index = std::collections::HashMap::<Vec<u8>, usize>::new();
-        // Per alternative: its pattern and the mask of its clauses.
-        let mut alts: Vec<(usize, u8)> = Vec::new();
+        // Per alternative: its pattern, the mask of its clauses, and the clause
+        // whose literals start every match (at `offset` bytes in; `NO_START`: none).
+        let mut alts: Vec<(usize, u8, u8, u8)> = Vec::new();
         for (i, p) in rows.iter().enumerate() {
-            for required in required(p, ci) {
+            for (required, start) in required(p, ci) {
                 let a = alts.len();
                 let mut mask = 0u8;
+                let (mut start_clause, mut offset) = (NO_START, 0);
                 match required {
-                    Some(clauses) => {
+                    Some(mut clauses) => {
+                        if let Some((off, lits)) = start {
+                            let c = clauses.iter().position(|c| *c == lits).unwrap_or_else(|| {
+                                clauses.push(lits);
+                                clauses.len() - 1
+                            });
+                            if c < 8 {
+                                (start_clause, offset) = (c as u8, off);
+                            }
+                        }
                         for (c, ls) in clauses.iter().take(8).enumerate() {
                             mask |= 1 << c;
                             for l in ls {
@@ -371,15 +382,15 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
                         f.display()
                     ),
                 }
-                alts.push((i, mask));
+                alts.push((i, mask, start_clause, offset));
             }
         }
         let mut w = trie::Writer(Vec::new());
         w.num(rows.len());
         w.num(alts.len());
-        for &(p, mask) in &alts {
+        for &(p, mask, start_clause, offset) in &alts {
             w.num(p);
-            w.0.push(mask);
+            w.0.extend_from_slice(&[mask, start_clause, offset]);
         }
         w.num(lits.len());
         for (l, us) in lits.iter().zip(&uses) {
@@ -481,8 +492,9 @@ const MAX_CLAUSES: usize = 4;
 
 /// Clauses (ASCII lowercased literals) every match of `p` satisfies, as the
 /// runtime compiles it (bytes, Unicode classes off).
-/// The clauses of each top-level alternative of pattern `p` (`None`: none known).
-fn required(p: &str, ci: bool) -> Vec<Option<Cnf>> {
+/// The clauses of each top-level alternative of pattern `p` (`None`: none
+/// known), with the literals that start each of its matches ([`start`]).
+fn required(p: &str, ci: bool) -> Vec<(Option<Cnf>, Option<Start>)> {
     let hir = regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
@@ -493,11 +505,100 @@ fn required(p: &str, ci: bool) -> Vec<Option<Cnf>> {
     alternatives(&hir)
         .iter()
         .map(|h| {
-            let cnf = req(h)?;
-            (!cnf.is_empty() && cnf.iter().all(|c| c.iter().all(|l| core_len(l) > 0)))
-                .then_some(cnf)
+            let cnf = req(h).filter(|cnf| {
+                !cnf.is_empty() && cnf.iter().all(|c| c.iter().all(|l| core_len(l) > 0))
+            });
+            (cnf, start(h))
         })
         .collect()
+}
+
+/// No clause starts every match of the alternative.
+const NO_START: u8 = 0xFF;
+
+/// Where every match of an alternative starts: `offset` bytes before one of
+/// the literals.
+type Start = (u8, Lits);
+
+/// The literals one of which starts every match of `h`, `offset` bytes after
+/// the match's start (a fixed-width class may come first: `[\s(]when`): then
+/// a match can start only there, and the pattern runs anchored at those
+/// places instead of over the whole text.
+fn start(h: &regex_syntax::hir::Hir) -> Option<Start> {
+    use regex_syntax::hir::HirKind;
+    let items = match h.kind() {
+        HirKind::Concat(items) => items.as_slice(),
+        _ => std::slice::from_ref(h),
+    };
+    let mut offset = 0usize;
+    let mut rest = items;
+    while let Some((first, tail)) = rest.split_first() {
+        if exact(first).is_some() {
+            break;
+        }
+        let p = first.properties();
+        match (p.minimum_len(), p.maximum_len()) {
+            (Some(min), Some(max)) if min == max => offset += min,
+            _ => break,
+        }
+        rest = tail;
+    }
+    let lits = prefix(rest)?;
+    u8::try_from(offset).ok().map(|o| (o, lits))
+}
+
+/// At most this many literals start the matches of one alternative.
+const MAX_START_LITS: usize = 1024;
+
+/// Literals one of which starts every match of the concatenation `items`
+/// (`None`: not known, or some match may start with nothing).
+fn prefix(items: &[regex_syntax::hir::Hir]) -> Option<Lits> {
+    use regex_syntax::hir::HirKind;
+    let (first, rest) = items.split_first()?;
+    let usable = |l: Lits| l.iter().all(|x| core_len(x) > 0).then_some(l);
+    let with = |h: &regex_syntax::hir::Hir| {
+        let mut v = vec![h.clone()];
+        v.extend_from_slice(rest);
+        prefix(&v)
+    };
+    if let Some(e) = exact(first) {
+        // A word is rare enough; a shorter start (`s?`, a space, `\b`) is
+        // made longer with the rest's, or defers to it when zero-width.
+        if e.iter().all(|x| core_len(x) >= 3) {
+            return Some(e);
+        }
+        let p = prefix(rest);
+        return match p.as_ref().and_then(|p| product(&e, p)) {
+            Some(both) => usable(both),
+            None if e.iter().all(|x| core_len(x) == 0) => p,
+            None => usable(e),
+        };
+    }
+    let out = match first.kind() {
+        HirKind::Capture(c) => with(&c.sub)?,
+        HirKind::Concat(inner) => {
+            let mut v = inner.clone();
+            v.extend_from_slice(rest);
+            prefix(&v)?
+        }
+        HirKind::Alternation(branches) => {
+            let mut all = Lits::new();
+            for b in branches {
+                all.extend(with(b)?);
+            }
+            all
+        }
+        HirKind::Repetition(r) if r.min >= 1 => prefix(std::slice::from_ref(&r.sub))?,
+        HirKind::Repetition(r) => {
+            let mut all = prefix(std::slice::from_ref(&r.sub))?;
+            all.extend(prefix(rest)?);
+            all
+        }
+        _ => return None,
+    };
+    (out.len() <= MAX_START_LITS)
+        .then_some(out)
+        .and_then(usable)
 }
 
 /// At most this many alternatives per pattern; a pattern with more is one.

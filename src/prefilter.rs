@@ -13,6 +13,14 @@
 //! are compiled (on first use) and run. A pattern that can match is always a
 //! candidate, so results equal running every pattern (or a `RegexSet` of
 //! them); a unit test checks that on the dev corpus.
+//!
+//! `build.rs` also finds, per alternative, literals one of which starts
+//! every match (a fixed number of bytes in: `[\s(]when` starts one byte
+//! before "when"). The same pass records where they occur, and a candidate
+//! all of whose possible alternatives have such a start runs anchored at
+//! those places only ([`Prefilter::chosen`]): nearly every candidate matches
+//! nowhere, and telling that took a lazy-DFA pass over the whole text per
+//! candidate, a third of a 2,000-tool scan's CPU (issue 22).
 
 use crate::lang::trie;
 use crate::lazy::LateDfa;
@@ -74,7 +82,20 @@ pub struct Prefilter {
     /// is a candidate when one of its alternatives has all its clauses met.
     pattern: Vec<u32>,
     need: Vec<u8>,
+    /// Per alternative, the clause whose literals start each of its matches,
+    /// `offset` bytes in ([`NO_START`]: none), so the pattern can run
+    /// anchored there instead of over the whole text.
+    start: Vec<(u8, u8)>,
     patterns: usize,
+}
+
+/// No clause starts every match of the alternative.
+const NO_START: u8 = 0xFF;
+
+/// A pattern that may match, and where its matches can start (`None`: anywhere).
+pub struct Chosen {
+    pub pattern: usize,
+    pub starts: Option<Vec<usize>>,
 }
 
 impl Prefilter {
@@ -92,6 +113,7 @@ impl Prefilter {
                 starts: vec![0],
                 pattern: (0..patterns as u32).collect(),
                 need: vec![0; patterns],
+                start: vec![(NO_START, 0); patterns],
                 patterns,
             })
     }
@@ -102,13 +124,21 @@ impl Prefilter {
         let alternatives = r.num()?;
         let mut pattern = Vec::with_capacity(alternatives);
         let mut need = Vec::with_capacity(alternatives);
+        let mut start = Vec::with_capacity(alternatives);
         for _ in 0..alternatives {
             let p = r.num()?;
             if p >= patterns || pattern.last().is_some_and(|&l| p < l as usize) {
                 return None;
             }
             pattern.push(u32::try_from(p).ok()?);
-            need.push(*r.take(1)?.first()?);
+            let &[mask, clause, offset] = r.take(3)? else {
+                return None;
+            };
+            if clause != NO_START && (clause >= 8 || mask & (1 << clause) == 0) {
+                return None;
+            }
+            need.push(mask);
+            start.push((clause, offset));
         }
         let n = r.num()?;
         let mut lits = Vec::with_capacity(n);
@@ -143,13 +173,69 @@ impl Prefilter {
             starts,
             pattern,
             need,
+            start,
             patterns,
         })
     }
 
     /// The patterns that may match `hay`, in ascending order.
     pub fn candidates(&self, hay: &[u8]) -> Vec<usize> {
+        let (met, _) = self.meet(hay, false);
+        // Alternatives are in pattern order: each candidate is pushed once.
+        let mut out: Vec<usize> = Vec::new();
+        for ((&p, &n), &m) in self.pattern.iter().zip(&self.need).zip(&met) {
+            if m & n == n && out.last() != Some(&(p as usize)) {
+                out.push(p as usize);
+            }
+        }
+        out
+    }
+
+    /// The patterns that may match `hay`, in ascending order, each with the
+    /// places its matches can start when every alternative of it that may
+    /// match starts with known literals.
+    pub fn chosen(&self, hay: &[u8]) -> Vec<Chosen> {
+        // Places are kept as u32: a larger text runs its candidates over all of it.
+        let collect = u32::try_from(hay.len()).is_ok();
+        let (met, mut at) = self.meet(hay, collect);
+        at.sort_unstable();
+        let mut out: Vec<Chosen> = Vec::new();
+        let mut i = 0;
+        for (a, ((&p, &n), &m)) in self.pattern.iter().zip(&self.need).zip(&met).enumerate() {
+            let here = i;
+            while at.get(i).is_some_and(|&(x, _)| x as usize == a) {
+                i += 1;
+            }
+            if m & n != n {
+                continue;
+            }
+            if out.last().is_none_or(|c| c.pattern != p as usize) {
+                out.push(Chosen {
+                    pattern: p as usize,
+                    starts: Some(Vec::new()),
+                });
+            }
+            let c = out.last_mut().expect("pushed");
+            match (&mut c.starts, collect && self.start[a].0 != NO_START) {
+                (Some(s), true) => s.extend(at[here..i].iter().map(|&(_, pos)| pos as usize)),
+                _ => c.starts = None,
+            }
+        }
+        for c in &mut out {
+            if let Some(s) = &mut c.starts {
+                s.sort_unstable();
+                s.dedup();
+            }
+        }
+        out
+    }
+
+    /// Per alternative, the mask of its clauses met in `hay`; with `starts`,
+    /// also each `(alternative, place)` where a literal of its start clause
+    /// puts the start of a match.
+    fn meet(&self, hay: &[u8], starts: bool) -> (Vec<u8>, Vec<(u32, u32)>) {
         let mut met = vec![0u8; self.need.len()];
+        let mut at = Vec::new();
         let mut mark = |lit: usize, start: usize, end: usize| {
             let before = boundary(hay, start);
             let after = boundary(hay, end);
@@ -158,6 +244,13 @@ impl Prefilter {
                 if (o.flags & BOUND_BEFORE == 0 || before) && (o.flags & BOUND_AFTER == 0 || after)
                 {
                     met[o.alternative as usize] |= 1 << o.clause;
+                    let (clause, offset) = self.start[o.alternative as usize];
+                    if starts
+                        && clause == o.clause
+                        && let Some(pos) = start.checked_sub(usize::from(offset))
+                    {
+                        at.push((o.alternative, pos as u32));
+                    }
                 }
             }
         };
@@ -172,14 +265,7 @@ impl Prefilter {
                 None => nfa.overlapping_folded(hay, |b| b.to_ascii_lowercase(), &mut mark),
             }
         }
-        // Alternatives are in pattern order: each candidate is pushed once.
-        let mut out: Vec<usize> = Vec::new();
-        for ((&p, &n), &m) in self.pattern.iter().zip(&self.need).zip(&met) {
-            if m & n == n && out.last() != Some(&(p as usize)) {
-                out.push(p as usize);
-            }
-        }
-        out
+        (met, at)
     }
 }
 
@@ -314,6 +400,76 @@ mod tests {
             }
             assert!(matched > 0, "{key}: no match checked");
         }
+    }
+
+    /// Running a pattern anchored at the places its start literals give
+    /// finds what `find_iter` over the whole text finds, and the patterns
+    /// chosen are the candidates, on every sixth string of the dev corpus
+    /// (all of them take a minute unoptimised), raw and normalised.
+    #[test]
+    fn anchored_runs_find_every_match() {
+        use crate::candidate::{Candidate, meta_regex, nfas};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        strings(&root.join("tests/corpora/dev"), &mut texts);
+        let injection = crate::data::json!("injection");
+        let frames = crate::data::json!("lang/frames");
+        let pattern = patterns(injection, "pattern");
+        let secret = patterns(injection, "secret");
+        let frame = patterns(frames, "frame");
+        let tables = [
+            (
+                super::prefilter!("injection", "pattern", pattern.len()),
+                &nfas!("injection", "pattern")[..],
+                pattern,
+                true,
+            ),
+            (
+                super::prefilter!("injection", "secret", secret.len()),
+                &nfas!("injection", "secret")[..],
+                secret,
+                false,
+            ),
+            (
+                super::prefilter!("lang/frames", "frame", frame.len()),
+                &nfas!("lang/frames", "frame")[..],
+                frame,
+                false,
+            ),
+        ];
+        let (mut anchored, mut matched) = (0, 0);
+        for (pre, blob, patterns, ci) in tables {
+            let runs: Vec<_> = (0..patterns.len())
+                .map(|i| {
+                    let c = Candidate::new(blob, patterns.len(), i, &patterns[i], ci, 2 << 20);
+                    (c, meta_regex(&patterns[i], ci, 2 << 20).unwrap())
+                })
+                .collect();
+            for t in texts.iter().step_by(6) {
+                for t in [t.clone(), crate::lang::normalize(t).text] {
+                    let hay = t.as_bytes();
+                    let chosen = pre.chosen(hay);
+                    let cands: Vec<usize> = chosen.iter().map(|c| c.pattern).collect();
+                    assert_eq!(cands, pre.candidates(hay), "{t:?}");
+                    for c in chosen {
+                        let Some(starts) = c.starts else { continue };
+                        let (fast, meta) = &runs[c.pattern];
+                        let want: Vec<_> = meta.find_iter(hay).map(|m| m.range()).collect();
+                        let mut got = Vec::new();
+                        fast.for_each_match_at(hay, &starts, |m| got.push(m.range()));
+                        assert_eq!(got, want, "{} on {t:?}", patterns[c.pattern]);
+                        let first = fast.find_at(hay, &starts).map(|m| m.range());
+                        assert_eq!(first, want.first().cloned(), "{}", patterns[c.pattern]);
+                        anchored += 1;
+                        matched += usize::from(!want.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(
+            anchored > 100_000 && matched > 2_000,
+            "{anchored} anchored runs, {matched} with a match"
+        );
     }
 
     /// The NFAs `build.rs` wrote read back equal to the ones compiled from

@@ -155,9 +155,13 @@ pub(super) fn secrets(
     out: &mut Vec<Finding>,
 ) {
     let c = compiled();
-    for i in c.secret_set.candidates(field.text.as_bytes()) {
-        let (id, label, re) = &c.secrets[i];
-        let Some(m) = re.find(field.text.as_bytes()) else {
+    for chosen in c.secret_set.chosen(field.text.as_bytes()) {
+        let (id, label, re) = &c.secrets[chosen.pattern];
+        let found = match &chosen.starts {
+            Some(starts) => re.find_at(field.text.as_bytes(), starts),
+            None => re.find(field.text.as_bytes()),
+        };
+        let Some(m) = found else {
             continue;
         };
         let v = &*String::from_utf8_lossy(&field.text.as_bytes()[m.range()]);

@@ -202,7 +202,8 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
     let mut hits = Vec::new();
     // Only patterns whose required literals occur can match; a candidate that
     // does not match finds nothing below.
-    for i in c.set.candidates(text.as_bytes()) {
+    for chosen in c.set.chosen(text.as_bytes()) {
+        let i = chosen.pattern;
         let p = &c.patterns[i];
         if !p.channels.is_empty() && !p.channels.iter().any(|x| x == ch) {
             continue;
@@ -224,7 +225,10 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
             }
             caps.get_match()
         } else {
-            re.find(text.as_bytes())
+            match &chosen.starts {
+                Some(starts) => re.find_at(text.as_bytes(), starts),
+                None => re.find(text.as_bytes()),
+            }
         };
         let Some(whole) = whole else {
             continue;

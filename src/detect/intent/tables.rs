@@ -716,20 +716,25 @@ impl Tables {
 /// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
 /// start order, so negation, mentions and sentences treat both alike.
 pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    // Frames whose required literals occur (a candidate that does not match finds nothing).
-    let matched = t.frame_set.candidates(text.as_bytes());
-    if matched.is_empty() {
+    // Frames whose required literals occur (a candidate that does not match
+    // finds nothing), run only where their matches can start when that is known.
+    let chosen = t.frame_set.chosen(text.as_bytes());
+    if chosen.is_empty() {
         return;
     }
-    for i in matched {
-        let (concept, re) = &t.frames[i];
-        re.for_each_match(text.as_bytes(), |m| {
+    for c in chosen {
+        let (concept, re) = &t.frames[c.pattern];
+        let push = |m: regex_automata::Match| {
             hits.push(lang::Hit {
                 concept: *concept,
                 lang: lang::Lang::En,
                 span: (m.start() as u32, m.end() as u32),
             })
-        });
+        };
+        match &c.starts {
+            Some(starts) => re.for_each_match_at(text.as_bytes(), starts, push),
+            None => re.for_each_match(text.as_bytes(), push),
+        }
     }
     hits.sort_by_key(|h| (h.span.0, h.span.1));
 }
