@@ -16,6 +16,7 @@ mod tuning28;
 mod tuning29;
 mod tuning30;
 mod tuning31;
+mod tuning32;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {
