@@ -334,7 +334,8 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
 /// word boundary (`\b`) before or after it; an alternative with no such
 /// clause always runs its pattern. Layout (little-endian u32 unless noted),
 /// read by `src/prefilter.rs`: `patterns`, `alternatives`, per alternative
-/// its pattern and its `need` byte (the mask of its clauses), `literals`, per
+/// its pattern and three bytes (`need`, the mask of its clauses; the clause
+/// whose literals start every match, or `NO_START`; their offset), `literals`, per
 /// literal its length, bytes (ASCII-lowercased) and uses (`count`, then
 /// `alternative`, `clause` byte, `flags` byte each), and last the literals'
 /// Aho–Corasick automaton (`src/lang/trie.rs`), so start-up builds nothing.

@@ -83,6 +83,11 @@ impl Fast {
     }
 }
 
+/// At most this many anchored runs per pattern and text; more read the
+/// whole text once (a hostile text repeating a start literal would otherwise
+/// cost its length times the repeats).
+const MAX_PLACES: usize = 32;
+
 /// A table pattern's lazy DFAs, with its meta regex beside it.
 pub struct Candidate {
     fast: Option<Fast>,
@@ -167,9 +172,14 @@ impl Candidate {
 
     /// Every match in `hay`, in order (as `find_iter`), when matches can
     /// start only at `starts` (ascending): the pattern runs anchored at each
-    /// place not inside an earlier match, which reads a few bytes per place
-    /// instead of the whole text.
+    /// place not inside an earlier match. A run usually stops within a few
+    /// bytes, but one may read to the end of the text (`[\w-]{16,}` after
+    /// "sk-"), so past [`MAX_PLACES`] places the whole text is read once
+    /// instead: cost stays linear in the text whatever it repeats.
     pub fn for_each_match_at(&self, hay: &[u8], starts: &[usize], mut f: impl FnMut(Match)) {
+        if starts.len() > MAX_PLACES {
+            return self.for_each_match(hay, f);
+        }
         let mut end = 0;
         for &at in starts {
             if at < end {
@@ -185,6 +195,9 @@ impl Candidate {
     /// The first match in `hay`, when matches can start only at `starts`
     /// (ascending).
     pub fn find_at(&self, hay: &[u8], starts: &[usize]) -> Option<Match> {
+        if starts.len() > MAX_PLACES {
+            return self.find(hay);
+        }
         starts.iter().find_map(|&at| self.match_at(hay, at))
     }
 

@@ -51,8 +51,17 @@ pub fn stderr_line(line: &str) {
     eprintln!("{line}");
 }
 
-/// Write through a temporary file in the same directory, then rename.
+/// Write through a temporary file in the same directory, then rename. A
+/// path that is not a regular file (`-o /dev/null`, a FIFO, `/dev/stdout`)
+/// is written in place: renaming onto it would replace the device with a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .with_context(|| format!("writing {}", path.display()));
+    }
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -73,4 +82,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path)
         .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// `-o /dev/null` discards the report and leaves the device a device.
+    #[cfg(unix)]
+    #[test]
+    fn writing_to_a_device_keeps_the_device() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = std::path::Path::new("/dev/null");
+        super::write_atomic(null, b"report").unwrap();
+        let kind = std::fs::metadata(null).unwrap().file_type();
+        assert!(kind.is_char_device(), "{kind:?}");
+    }
 }

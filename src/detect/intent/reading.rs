@@ -702,10 +702,7 @@ pub(super) fn settings(line: &str) -> Vec<(&str, &str, usize)> {
 
 /// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, one line). An apostrophe
 /// inside a word ("the team's", "don't") neither opens nor closes a quote, so
-/// a possessive does not swallow the real quotation after it. A quotation
-/// after a word of speech and a colon (`said: '…'`) pairs as far as a
-/// double-quoted one: a message quoted whole runs long (a command after
-/// "run:" does not).
+/// a possessive does not swallow the real quotation after it.
 pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let word = |i: usize| {
         b.get(i)
@@ -717,12 +714,7 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
             let q = b[i];
             if (q == b'\'' && !(i > 0 && word(i - 1))) || q == b'"' {
                 // Double quotes pair further: an exhibit quoted whole runs long.
-                let limit = (i + if q == b'"' || speech(&b[..i]) {
-                    240
-                } else {
-                    122
-                })
-                .min(b.len());
+                let limit = (i + if q == b'"' { 240 } else { 122 }).min(b.len());
                 let close = (i + 3..limit).find(|&j| {
                     // Korean and Japanese particles follow a closing quote directly.
                     b[j] == q && (q == b'"' || !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
@@ -738,30 +730,6 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
         }
         None
     })
-}
-
-/// Whether `before` ends in a word of speech and a colon ("an e-mail that said:").
-fn speech(before: &[u8]) -> bool {
-    let Some(b) = before.trim_ascii_end().strip_suffix(b":") else {
-        return false;
-    };
-    let word = b.trim_ascii_end();
-    let start = word
-        .iter()
-        .rposition(|c| !c.is_ascii_alphabetic())
-        .map_or(0, |p| p + 1);
-    matches!(
-        &word[start..],
-        b"said"
-            | b"says"
-            | b"say"
-            | b"saying"
-            | b"wrote"
-            | b"writes"
-            | b"reads"
-            | b"read"
-            | b"stating"
-    )
 }
 
 /// The parameter a docstring line documents: `name (type): …`,
