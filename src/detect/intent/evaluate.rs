@@ -108,16 +108,16 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                     .any(|(b, ev)| bit(*b) & t.c.conceal != 0 && s.text.ends_with(ev.as_str()))
         };
         // "The `locale` field picks the table. Write it as …, then the
-        // passport number": the slot, then a secret put in it.
+        // passport number", "`trace_id` is how ops ties … Fill it with the
+        // passport numbers": the slot, then a secret put in it.
         let fills_slot = |w: &[Sentence]| {
             w[0].sigs & slot == slot
                 && w[0].sigs & t.c.mask_what == 0
                 && w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
                 && w[1].sigs & slot == 0
-                && w[1]
-                    .evidence
-                    .iter()
-                    .any(|(b, ev)| bit(*b) & t.c.move_ != 0 && ev.ends_with(" it"))
+                && w[1].evidence.iter().any(|(b, ev)| {
+                    bit(*b) & t.c.move_ != 0 && (ev.ends_with(" it") || ev.contains(" it "))
+                })
         };
         let n = sig.sentences.len();
         sig.sentences

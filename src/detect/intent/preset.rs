@@ -565,3 +565,18 @@ pub(super) fn slot_by_anaphor(
         sen.add(Derived::ParamNamed as u8, p);
     }
 }
+
+/// A sentence about one of the tool's parameters, named as code first,
+/// perhaps after a label ("note for the watch: `trace_id` is how ops ties a
+/// plan to its crew"): read for the slot it names, though no word of it is
+/// a signal, so that the next sentence's "fill it with …" has somewhere to
+/// point.
+pub(super) fn opens_with_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -> bool {
+    let body = match sentence.split_once(": ") {
+        Some((label, rest)) if !label.contains('\'') && label.len() <= 40 => rest,
+        _ => sentence,
+    };
+    body.strip_prefix('\'')
+        .and_then(|rest| rest.split_once('\''))
+        .is_some_and(|(name, _)| !name.is_empty() && ctx.is_param(name))
+}
