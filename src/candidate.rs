@@ -171,15 +171,21 @@ impl Candidate {
     }
 
     /// Every match in `hay`, in order (as `find_iter`), when matches can
-    /// start only at `starts` (ascending): the pattern runs anchored at each
-    /// place not inside an earlier match. A run usually stops within a few
-    /// bytes, but one may read to the end of the text (`[\w-]{16,}` after
-    /// "sk-"), so past [`MAX_PLACES`] places the whole text is read once
-    /// instead: cost stays linear in the text whatever it repeats.
-    pub fn for_each_match_at(&self, hay: &[u8], starts: &[usize], mut f: impl FnMut(Match)) {
-        if starts.len() > MAX_PLACES {
+    /// start only at `starts` (ascending; `None`: anywhere): the pattern runs
+    /// anchored at each place not inside an earlier match. A run usually
+    /// stops within a few bytes, but one may read to the end of the text
+    /// (`[\w-]{16,}` after "sk-"), so past [`MAX_PLACES`] places the whole
+    /// text is read once instead: cost stays linear in the text whatever it
+    /// repeats.
+    pub fn for_each_match_at(
+        &self,
+        hay: &[u8],
+        starts: Option<&[usize]>,
+        mut f: impl FnMut(Match),
+    ) {
+        let Some(starts) = starts.filter(|s| s.len() <= MAX_PLACES) else {
             return self.for_each_match(hay, f);
-        }
+        };
         let mut end = 0;
         for &at in starts {
             if at < end {
@@ -193,12 +199,12 @@ impl Candidate {
     }
 
     /// The first match in `hay`, when matches can start only at `starts`
-    /// (ascending).
-    pub fn find_at(&self, hay: &[u8], starts: &[usize]) -> Option<Match> {
-        if starts.len() > MAX_PLACES {
-            return self.find(hay);
+    /// (ascending; `None`: anywhere).
+    pub fn find_at(&self, hay: &[u8], starts: Option<&[usize]>) -> Option<Match> {
+        match starts.filter(|s| s.len() <= MAX_PLACES) {
+            Some(starts) => starts.iter().find_map(|&at| self.match_at(hay, at)),
+            None => self.find(hay),
         }
-        starts.iter().find_map(|&at| self.match_at(hay, at))
     }
 
     /// The match that starts at `at`, if any.

@@ -157,11 +157,7 @@ pub(super) fn secrets(
     let c = compiled();
     for chosen in c.secret_set.chosen(field.text.as_bytes()) {
         let (id, label, re) = &c.secrets[chosen.pattern];
-        let found = match &chosen.starts {
-            Some(starts) => re.find_at(field.text.as_bytes(), starts),
-            None => re.find(field.text.as_bytes()),
-        };
-        let Some(m) = found else {
+        let Some(m) = re.find_at(field.text.as_bytes(), chosen.starts.as_deref()) else {
             continue;
         };
         let v = &*String::from_utf8_lossy(&field.text.as_bytes()[m.range()]);

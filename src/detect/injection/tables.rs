@@ -225,10 +225,7 @@ pub(super) fn scan_text(text: &str, channel: Channel, item: Option<&str>) -> Vec
             }
             caps.get_match()
         } else {
-            match &chosen.starts {
-                Some(starts) => re.find_at(text.as_bytes(), starts),
-                None => re.find(text.as_bytes()),
-            }
+            re.find_at(text.as_bytes(), chosen.starts.as_deref())
         };
         let Some(whole) = whole else {
             continue;

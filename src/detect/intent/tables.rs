@@ -731,10 +731,7 @@ pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
                 span: (m.start() as u32, m.end() as u32),
             })
         };
-        match &c.starts {
-            Some(starts) => re.for_each_match_at(text.as_bytes(), starts, push),
-            None => re.for_each_match(text.as_bytes(), push),
-        }
+        re.for_each_match_at(text.as_bytes(), c.starts.as_deref(), push);
     }
     hits.sort_by_key(|h| (h.span.0, h.span.1));
 }
