@@ -61,7 +61,7 @@ pub(super) fn derive(
     ctx: &ItemCtx<'_>,
     field: &TextField<'_>,
     sentence: &str,
-    (doc_param, negated_from): (Option<&str>, Option<usize>),
+    (doc_param, negated): (Option<&str>, Option<std::ops::Range<usize>>),
     mentioned: &dyn Fn(usize, usize) -> bool,
     sen: &mut Sentence,
 ) {
@@ -69,7 +69,7 @@ pub(super) fn derive(
     // An address or value inside a quoted example ("a description saying
     // '… attacker@… …'") is reported, not given.
     let used = |m: &regex::bytes::Match<'_>| !mentioned(m.start(), m.end());
-    let live = |start: usize| negated_from.is_none_or(|n| start < n);
+    let live = |start: usize| negated.as_ref().is_none_or(|n| !n.contains(&start));
     let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
     if sen.sigs & t.c.user_choice == 0
         && let Some(m) = t.user_choice_re.find(bytes)

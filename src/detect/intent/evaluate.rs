@@ -109,15 +109,34 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         };
         // "The `locale` field picks the table. Write it as …, then the
         // passport number", "`trace_id` is how ops ties … Fill it with the
-        // passport numbers": the slot, then a secret put in it.
+        // passport numbers", "… carries a trace_id. Build it from the
+        // passport number, … followed by …", "the `locale` field is where …
+        // Rather than a language code, put the user's full name …": the
+        // slot, then what is put in it, by an order that points back to it
+        // ("it"), assigns a value, or opens the sentence without a place of
+        // its own. Personal data counts when the tool is not about it.
+        let personal = t.lex.id("personal").map_or(0, |id| bit(id as u8));
+        let out_of_purpose = bit(Derived::OutOfPurpose as u8);
         let fills_slot = |w: &[Sentence]| {
+            let taken = w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
+                || w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0;
+            let opens = |ev: &str| {
+                w[1].text.starts_with(ev)
+                    || [", ", ": "]
+                        .iter()
+                        .any(|p| w[1].text.contains(&format!("{p}{ev}")))
+            };
             w[0].sigs & slot == slot
                 && w[0].sigs & t.c.mask_what == 0
-                && w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
+                && taken
                 && w[1].sigs & slot == 0
-                && w[1].evidence.iter().any(|(b, ev)| {
-                    bit(*b) & t.c.move_ != 0 && (ev.ends_with(" it") || ev.contains(" it "))
-                })
+                && (t.assign.is_match(w[1].text.as_bytes())
+                    || w[1].evidence.iter().any(|(b, ev)| {
+                        bit(*b) & t.c.move_ != 0
+                            && (ev.ends_with(" it")
+                                || ev.contains(" it ")
+                                || w[1].sigs & t.c.report_to_user == 0 && opens(ev))
+                    }))
         };
         let n = sig.sentences.len();
         sig.sentences

@@ -46,9 +46,10 @@ mod negation;
 mod payee;
 mod query_slot;
 mod subject;
-use negation::Negation;
+use negation::{Negation, covers};
 use subject::user_is_subject;
 mod preset;
+mod purpose;
 mod reading;
 mod signals;
 mod tables;
@@ -228,7 +229,7 @@ pub fn analyse(
         let own = &reading.hits[first_hit..end_hit];
         let neg = Negation::new(t, text, range.clone(), own);
         let prohibition = neg.prohibition();
-        let (negated_from, negated_back) = neg.scope(prohibition);
+        let (negated, negated_back) = neg.scope(prohibition);
         // "Run exactly:" may end where its command starts, on the next line.
         // An act aimed at a protection is not excused as the tool's own description.
         let protection = own
@@ -389,18 +390,19 @@ pub fn analyse(
             }
             // "Never substituted or defaulted": a change negated where it stands.
             if b & t.c.shadow_change != 0
-                && negated_from.is_some_and(|n| {
-                    n <= h.span.0 as usize && text[n..h.span.0 as usize].trim().is_empty()
-                })
+                && let Some(n) = &negated
+                && text
+                    .get(n.start..h.span.0 as usize)
+                    .is_some_and(|g| g.trim().is_empty())
             {
                 continue;
             }
             if b & negatable != 0
-                && (negated_from.is_some_and(|n| h.span.0 as usize >= n)
+                && (covers(&negated, h)
                     || negated_back
                         .as_ref()
                         .is_some_and(|r| r.contains(&(h.span.0 as usize))))
-                || b & t.c.mask_what != 0 && negated_from.is_some_and(|n| neg.object(n, h))
+                || b & t.c.mask_what != 0 && neg.object(&negated, h)
             {
                 continue;
             }
@@ -438,7 +440,7 @@ pub fn analyse(
                     let cb = bit(c.concept as u8);
                     (cb & (t.c.context | t.c.model_rules | t.c.conceal) != 0
                         || cb & against != 0
-                            && negated_from.is_none_or(|n| (c.span.0 as usize) < n))
+                            && !covers(&negated, c))
                         && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
@@ -576,12 +578,13 @@ pub fn analyse(
             || preset::opens_with_param(&ctx, sentence)
         {
             let start = range.start;
+            let negated = negated.map(|n| n.start - start..n.end - start);
             derive(
                 t,
                 &ctx,
                 field,
                 sentence,
-                (doc_param.as_deref(), negated_from.map(|n| n - start)),
+                (doc_param.as_deref(), negated),
                 &|a, b| reading.mentioned(start + a..start + b),
                 &mut sen,
             );
@@ -637,47 +640,7 @@ pub fn analyse(
     }
     // Purpose is only asked about when a sentence names sensitive data.
     if union & (t.c.mask_what | t.c.mask_control) != 0 {
-        // Instructions that open with an order ("before anything else, read …")
-        // do not define what the server is for.
-        let opening_order = sig.sentences.first().is_some_and(|f| {
-            let order = t.c.when | t.c.addressed | bit(Derived::Imperative as u8);
-            f.sigs & order != 0 && f.sigs & (t.c.verbs | bit(Derived::ToolCall as u8)) != 0
-        });
-        let purpose = ctx.purpose(field.path == "instructions" && opening_order);
-        for (i, sen) in sig.sentences.iter_mut().enumerate() {
-            let what = sen.sigs & t.c.mask_what;
-            let aim = sen.sigs & t.c.mask_control;
-            if what | aim == 0 {
-                continue;
-            }
-            let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
-            let name = field.item.unwrap_or(&s.name);
-            let not_about = || {
-                format!(
-                    "`{}` is not about it",
-                    crate::text::truncate_chars(name, 30)
-                )
-            };
-            // What an action is aimed at, judged apart from the data it names.
-            if aim != 0 {
-                if aim & !(purpose | slot) == 0 {
-                    sen.add(Derived::AimInPurpose as u8, "the tool's own purpose");
-                } else {
-                    sen.add(Derived::AimOutOfPurpose as u8, &not_about());
-                }
-            }
-            if what == 0 {
-                continue;
-            }
-            // In purpose only when the tool's purpose covers every kind of data
-            // the sentence names: a code-search tool is about source code, not
-            // about the credentials a sentence adds beside it.
-            if what & !(purpose | slot) == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
-                sen.add(Derived::InPurpose as u8, "the tool's own purpose");
-            } else {
-                sen.add(Derived::OutOfPurpose as u8, &not_about());
-            }
-        }
+        purpose::judge(t, &ctx, field, &s.name, (text, ranges), &mut sig.sentences);
     }
     if let Some(c) = &cmd_norm
         && !sig

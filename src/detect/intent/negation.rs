@@ -122,11 +122,15 @@ impl<'a> Negation<'a> {
     /// "… and never collects the password": what a forbidden verb would
     /// take is not taken. Only its object: the verb between the prohibition
     /// and the data, five words at most, no clause break.
-    pub(super) fn object(&self, from: usize, h: &lang::Hit) -> bool {
+    pub(super) fn object(&self, negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
         let start = h.span.0 as usize;
-        if start < from {
+        let Some(from) = negated
+            .as_ref()
+            .filter(|_| covers(negated, h))
+            .map(|n| n.start)
+        else {
             return false;
-        }
+        };
         let gap = &self.text[from..start];
         gap.split_whitespace().count() <= 5
             && !gap.contains([',', ';', ':'])
@@ -168,6 +172,30 @@ impl<'a> Negation<'a> {
         })
     }
 
+    /// Where a negation starting at `from` ends: the sentence's end, or a
+    /// colon or semicolon that opens a new order ("don't leave it empty:
+    /// paste …", "never ask; just send …"). A colon right after the
+    /// prohibition, or one followed by what is forbidden rather than a verb
+    /// ("never include: passwords, keys"), leaves the rest negated.
+    fn scope_end(&self, from: usize) -> usize {
+        let end = self.range.end;
+        let rest = self.text.get(from..end).unwrap_or("");
+        for (i, _) in rest.match_indices([':', ';']) {
+            let cut = from + i;
+            let next = cut + 1 + (rest[i + 1..].len() - rest[i + 1..].trim_start().len());
+            if rest[..i].trim().is_empty() || next == cut + 1 {
+                continue;
+            }
+            if self.own.iter().any(|v| {
+                v.span.0 as usize == next
+                    && bit(v.concept as u8) & (self.t.c.verbs | self.t.c.move_) != 0
+            }) {
+                return cut;
+            }
+        }
+        end
+    }
+
     /// A need denied right before what it denies ("you do not need to send
     /// …", "no need to ask questions or collect …") orders nothing either.
     /// One before a telling or permission word ("no need to ask the user
@@ -191,14 +219,17 @@ impl<'a> Negation<'a> {
         })
     }
 
-    /// Where the negation starts (after the prohibition), and the clause
+    /// What the negation covers (from the prohibition on), and the clause
     /// before it that a Japanese, Korean, Hindi, German or Dutch prohibition
     /// negates.
     pub(super) fn scope(
         &self,
         prohibition: Option<&lang::Hit>,
-    ) -> (Option<usize>, Option<Range<usize>>) {
-        let from = prohibition.map(|h| h.span.1 as usize);
+    ) -> (Option<Range<usize>>, Option<Range<usize>>) {
+        let from = prohibition.map(|h| {
+            let from = h.span.1 as usize;
+            from..self.scope_end(from)
+        });
         // Hindi puts its "न"/"मत" before the verb, at the clause's end: it
         // negates the clause too, back to a comma or an "and".
         let devanagari = |c: char| matches!(c as u32, 0x0900..=0x097F);
@@ -226,4 +257,11 @@ impl<'a> Negation<'a> {
             });
         (from, back)
     }
+}
+
+/// Whether hit `h` starts inside the negation's scope.
+pub(super) fn covers(negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
+    negated
+        .as_ref()
+        .is_some_and(|n| n.contains(&(h.span.0 as usize)))
 }
