@@ -86,8 +86,6 @@ pub struct Prefilter {
     /// `offset` bytes in ([`NO_START`]: none), so the pattern can run
     /// anchored there instead of over the whole text.
     start: Vec<(u8, u8)>,
-    /// The alternatives that need no clause (always candidates).
-    always: Vec<u32>,
     patterns: usize,
 }
 
@@ -116,7 +114,6 @@ impl Prefilter {
                 pattern: (0..patterns as u32).collect(),
                 need: vec![0; patterns],
                 start: vec![(NO_START, 0); patterns],
-                always: (0..patterns as u32).collect(),
                 patterns,
             })
     }
@@ -175,21 +172,17 @@ impl Prefilter {
             owners,
             starts,
             pattern,
-            always: (0..need.len() as u32)
-                .filter(|&a| need[a as usize] == 0)
-                .collect(),
             need,
             start,
             patterns,
         })
     }
 
-    /// The patterns that may match `hay`, in ascending order, read off every
-    /// alternative (the stages use [`Prefilter::chosen`], which reads only
-    /// those met; the tests check both against the patterns).
+    /// The patterns that may match `hay`, in ascending order (the stages use
+    /// [`Prefilter::chosen`]; the tests check both against the patterns).
     #[cfg(test)]
     pub fn candidates(&self, hay: &[u8]) -> Vec<usize> {
-        let met = self.meet(hay, false).met;
+        let (met, _) = self.meet(hay, false);
         // Alternatives are in pattern order: each candidate is pushed once.
         let mut out: Vec<usize> = Vec::new();
         for ((&p, &n), &m) in self.pattern.iter().zip(&self.need).zip(&met) {
@@ -206,29 +199,16 @@ impl Prefilter {
     pub fn chosen(&self, hay: &[u8]) -> Vec<Chosen> {
         // Places are kept as u32: a larger text runs its candidates over all of it.
         let collect = u32::try_from(hay.len()).is_ok();
-        let Met {
-            met,
-            mut touched,
-            mut at,
-        } = self.meet(hay, collect);
-        // Only alternatives a literal was met for (and those that need none)
-        // can be candidates: a text costs what it meets, not the table's size.
-        touched.extend_from_slice(&self.always);
-        touched.sort_unstable();
-        touched.dedup();
+        let (met, mut at) = self.meet(hay, collect);
         at.sort_unstable();
         let mut out: Vec<Chosen> = Vec::new();
         let mut i = 0;
-        for a in touched {
-            let (a, p, n) = (a as usize, self.pattern[a as usize], self.need[a as usize]);
-            while at.get(i).is_some_and(|&(x, _)| (x as usize) < a) {
-                i += 1;
-            }
+        for (a, ((&p, &n), &m)) in self.pattern.iter().zip(&self.need).zip(&met).enumerate() {
             let here = i;
             while at.get(i).is_some_and(|&(x, _)| x as usize == a) {
                 i += 1;
             }
-            if met[a] & n != n {
+            if m & n != n {
                 continue;
             }
             if out.last().is_none_or(|c| c.pattern != p as usize) {
@@ -252,12 +232,11 @@ impl Prefilter {
         out
     }
 
-    /// Per alternative, the mask of its clauses met in `hay`, and the
-    /// alternatives met at all; with `starts`, also each `(alternative,
-    /// place)` where a literal of its start clause puts the start of a match.
-    fn meet(&self, hay: &[u8], starts: bool) -> Met {
+    /// Per alternative, the mask of its clauses met in `hay`; with `starts`,
+    /// also each `(alternative, place)` where a literal of its start clause
+    /// puts the start of a match.
+    fn meet(&self, hay: &[u8], starts: bool) -> (Vec<u8>, Vec<(u32, u32)>) {
         let mut met = vec![0u8; self.need.len()];
-        let mut touched = Vec::new();
         let mut at = Vec::new();
         let mut mark = |lit: usize, start: usize, end: usize| {
             let before = boundary(hay, start);
@@ -266,11 +245,7 @@ impl Prefilter {
             for o in &self.owners[a..z] {
                 if (o.flags & BOUND_BEFORE == 0 || before) && (o.flags & BOUND_AFTER == 0 || after)
                 {
-                    let m = &mut met[o.alternative as usize];
-                    if *m == 0 {
-                        touched.push(o.alternative);
-                    }
-                    *m |= 1 << o.clause;
+                    met[o.alternative as usize] |= 1 << o.clause;
                     let (clause, offset) = self.start[o.alternative as usize];
                     if starts
                         && clause == o.clause
@@ -292,18 +267,8 @@ impl Prefilter {
                 None => nfa.overlapping_folded(hay, |b| b.to_ascii_lowercase(), &mut mark),
             }
         }
-        Met { met, touched, at }
+        (met, at)
     }
-}
-
-/// What one pass over a text met ([`Prefilter::meet`]).
-struct Met {
-    /// Per alternative, the mask of its clauses met.
-    met: Vec<u8>,
-    /// The alternatives whose mask is not 0, in the order first met.
-    touched: Vec<u32>,
-    /// `(alternative, place)` of each start literal met.
-    at: Vec<(u32, u32)>,
 }
 
 /// An ASCII word boundary at byte `at` of `hay`, as the regex `\b` of the
