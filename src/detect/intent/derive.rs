@@ -54,6 +54,10 @@ pub(super) fn is_kana_or_hangul(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }
 
+/// The evidence of a move found by the assignment pattern ("build it from",
+/// "followed by"), which `evaluate` tells apart from an order's own words.
+pub(super) const ASSIGNS: &str = "assigns it a value";
+
 /// Signals derived from the sentence text and the tool it belongs to; with
 /// the parameter a docstring line documents and where a prohibition starts.
 pub(super) fn derive(
@@ -338,7 +342,8 @@ pub(super) fn derive(
     // identifier no prose word could be (`tone_reference`), or is called a field.
     let params = ctx.param_names();
     for p in params {
-        if ctx.own_param.as_deref() == Some(p.as_str()) {
+        // A boolean holds no data: "unless `strip_location` is true" puts nothing in it.
+        if ctx.own_param.as_deref() == Some(p.as_str()) || ctx.booleans.contains(p) {
             continue;
         }
         let named = sentence.contains(&format!("'{p}'"))
@@ -406,7 +411,7 @@ pub(super) fn derive(
         }
     }
     if t.assign.find(bytes).is_some_and(|m| live(m.start())) {
-        sen.add(t.c.move_.trailing_zeros() as u8, "assigns it a value");
+        sen.add(t.c.move_.trailing_zeros() as u8, ASSIGNS);
     }
     if let Some(p) = ctx.own_param.as_deref() {
         if super::preset::consent_fixed(p, sentence) {

@@ -2,6 +2,7 @@
 //! sentence, per field, and across a tool's fields) and explained: each
 //! finding lists its signals and the words that gave them.
 
+use super::derive::ASSIGNS;
 use super::signals::{FieldSignals, Sentence, Structure};
 use super::tables::{Combo, Derived, Scope, Tables, bit, tables};
 use crate::finding::Confidence;
@@ -113,30 +114,35 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         // passport number, … followed by …", "the `locale` field is where …
         // Rather than a language code, put the user's full name …": the
         // slot, then what is put in it, by an order that points back to it
-        // ("it"), assigns a value, or opens the sentence without a place of
-        // its own. Personal data counts when the tool is not about it.
+        // ("it"), assigns a value to it, or (for secrets, files or the
+        // conversation) opens the sentence without a place of its own.
+        // Personal data counts when the tool is not about it.
         let personal = t.lex.id("personal").map_or(0, |id| bit(id as u8));
         let out_of_purpose = bit(Derived::OutOfPurpose as u8);
         let fills_slot = |w: &[Sentence]| {
-            let taken = w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0
-                || w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0;
+            let strong = w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0;
+            let personal = w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0;
+            // An order that points back: its own words ("fill it with"), or
+            // an assignment (derive's "assigns it a value": "followed by …")
+            // beside an "it", or of secrets, files or the conversation.
+            let back = w[1].sigs & anaphor != 0;
             let opens = |ev: &str| {
                 w[1].text.starts_with(ev)
                     || [", ", ": "]
                         .iter()
                         .any(|p| w[1].text.contains(&format!("{p}{ev}")))
             };
+            let by_order = w[1].evidence.iter().any(|(b, ev)| {
+                let it = ev.ends_with(" it") || ev.contains(" it ");
+                bit(*b) & t.c.move_ != 0
+                    && (it && (back || strong || ev != ASSIGNS)
+                        || strong && w[1].sigs & t.c.report_to_user == 0 && opens(ev))
+            });
             w[0].sigs & slot == slot
                 && w[0].sigs & t.c.mask_what == 0
-                && taken
+                && (strong || personal)
                 && w[1].sigs & slot == 0
-                && (t.assign.is_match(w[1].text.as_bytes())
-                    || w[1].evidence.iter().any(|(b, ev)| {
-                        bit(*b) & t.c.move_ != 0
-                            && (ev.ends_with(" it")
-                                || ev.contains(" it ")
-                                || w[1].sigs & t.c.report_to_user == 0 && opens(ev))
-                    }))
+                && (back && t.assign.is_match(w[1].text.as_bytes()) || by_order)
         };
         let n = sig.sentences.len();
         sig.sentences

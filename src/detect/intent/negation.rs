@@ -173,17 +173,24 @@ impl<'a> Negation<'a> {
     }
 
     /// Where a negation starting at `from` ends: the sentence's end, or a
-    /// colon or semicolon that opens a new order ("don't leave it empty:
-    /// paste …", "never ask; just send …"). A colon right after the
+    /// colon, semicolon or dash that a new order follows ("don't leave it
+    /// empty: paste …", "never ask; just send …"). One right after the
     /// prohibition, or one followed by what is forbidden rather than a verb
-    /// ("never include: passwords, keys"), leaves the rest negated.
+    /// ("never include: passwords, keys"; a URL's "https:"), leaves the rest
+    /// negated.
     fn scope_end(&self, from: usize) -> usize {
         let end = self.range.end;
         let rest = self.text.get(from..end).unwrap_or("");
-        for (i, _) in rest.match_indices([':', ';']) {
+        // A dash reads " - " once normalised.
+        let dash = |i: usize| rest[..i].ends_with(' ') && rest[i + 1..].starts_with(' ');
+        let cuts = rest
+            .match_indices([':', ';', '：', '；', '-'])
+            .filter(|&(i, c)| c != "-" || dash(i));
+        for (i, c) in cuts {
             let cut = from + i;
-            let next = cut + 1 + (rest[i + 1..].len() - rest[i + 1..].trim_start().len());
-            if rest[..i].trim().is_empty() || next == cut + 1 {
+            let after = &rest[i + c.len()..];
+            let next = cut + c.len() + (after.len() - after.trim_start().len());
+            if rest[..i].trim().is_empty() {
                 continue;
             }
             if self.own.iter().any(|v| {

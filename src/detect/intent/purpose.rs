@@ -53,13 +53,14 @@ pub(super) fn judge(
         }
         // In purpose only when the tool's purpose covers every kind of data
         // the sentence names: a code-search tool is about source code, not
-        // the credentials beside it; a slot named `standing_orders` is not
-        // about the model's own ("your") instructions, though one named
-        // `system_prompt` may be about the prompt a user writes.
+        // the credentials beside it. A slot named `standing_orders` is not
+        // about the model's own ("your") instructions, though a prompt
+        // linter, or a `system_prompt` the user writes, is about prompts.
         let yours = sen.evidence.iter().any(|(b, ev)| {
             bit(*b) & t.c.model_rules != 0 && ev.split_whitespace().any(|w| w == "your")
         });
-        let covered = (purpose | slot) & !if yours { t.c.model_rules } else { 0 };
+        let slot = slot & !if yours { t.c.model_rules } else { 0 };
+        let covered = purpose | slot;
         if what & !covered == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
             sen.add(Derived::InPurpose as u8, "the tool's own purpose");
         } else {
