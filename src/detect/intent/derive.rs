@@ -54,6 +54,11 @@ pub(super) fn is_kana_or_hangul(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF)
 }
 
+/// Words that speak of a parameter as a switch.
+const SWITCH_WORDS: [&str; 8] = [
+    "true", "false", "unless", "enable", "enabled", "disable", "disabled", "toggle",
+];
+
 /// The evidence of a move found by the assignment pattern ("build it from",
 /// "followed by"), which `evaluate` tells apart from an order's own words.
 pub(super) const ASSIGNS: &str = "assigns it a value";
@@ -342,8 +347,11 @@ pub(super) fn derive(
     // identifier no prose word could be (`tone_reference`), or is called a field.
     let params = ctx.param_names();
     for p in params {
-        // A boolean holds no data: "unless `strip_location` is true" puts nothing in it.
-        if ctx.own_param.as_deref() == Some(p.as_str()) || ctx.booleans.contains(p) {
+        // A boolean named as a switch holds no data: "unless `strip_location`
+        // is true" puts nothing in it ("fill it with …" still would).
+        if ctx.own_param.as_deref() == Some(p.as_str())
+            || ctx.booleans.contains(p) && SWITCH_WORDS.iter().any(|w| word_in(sentence, w))
+        {
             continue;
         }
         let named = sentence.contains(&format!("'{p}'"))

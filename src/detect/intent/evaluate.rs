@@ -121,7 +121,16 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         let out_of_purpose = bit(Derived::OutOfPurpose as u8);
         let fills_slot = |w: &[Sentence]| {
             let strong = w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0;
-            let personal = w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0;
+            // Personal data counts when neither the tool nor the slot is about
+            // it: `phone` is for a mobile number, `trace_id` is not.
+            let for_people = w[0].evidence.iter().any(|(b, ev)| {
+                bit(*b) & slot != 0
+                    && crate::detect::capability::tokens(ev)
+                        .iter()
+                        .any(|w| t.person_slots.contains(w))
+            });
+            let personal =
+                w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0 && !for_people;
             // An order that points back: its own words ("fill it with"), or
             // an assignment (derive's "assigns it a value": "followed by …")
             // beside an "it", or of secrets, files or the conversation.

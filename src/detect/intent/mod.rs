@@ -399,6 +399,7 @@ pub fn analyse(
             }
             if b & negatable != 0
                 && (covers(&negated, h)
+                    || neg.denied_subject(h)
                     || negated_back
                         .as_ref()
                         .is_some_and(|r| r.contains(&(h.span.0 as usize))))

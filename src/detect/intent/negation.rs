@@ -173,7 +173,7 @@ impl<'a> Negation<'a> {
     }
 
     /// Where a negation starting at `from` ends: the sentence's end, or a
-    /// colon, semicolon or dash that a new order follows ("don't leave it
+    /// colon or semicolon that a new order follows ("don't leave it
     /// empty: paste …", "never ask; just send …"). One right after the
     /// prohibition, or one followed by what is forbidden rather than a verb
     /// ("never include: passwords, keys"; a URL's "https:"), leaves the rest
@@ -181,12 +181,7 @@ impl<'a> Negation<'a> {
     fn scope_end(&self, from: usize) -> usize {
         let end = self.range.end;
         let rest = self.text.get(from..end).unwrap_or("");
-        // A dash reads " - " once normalised.
-        let dash = |i: usize| rest[..i].ends_with(' ') && rest[i + 1..].starts_with(' ');
-        let cuts = rest
-            .match_indices([':', ';', '：', '；', '-'])
-            .filter(|&(i, c)| c != "-" || dash(i));
-        for (i, c) in cuts {
+        for (i, c) in rest.match_indices([':', ';', '：', '；']) {
             let cut = from + i;
             let after = &rest[i + c.len()..];
             let next = cut + c.len() + (after.len() - after.trim_start().len());
@@ -201,6 +196,48 @@ impl<'a> Negation<'a> {
             }
         }
         end
+    }
+
+    /// "No names or personal data are included", "nothing about the
+    /// conversation is sent": a clause whose subject is denied outright
+    /// negates the verb it ends in, when nothing in between sets a
+    /// condition ("no reply is sent until the key is included" still
+    /// orders the key included).
+    pub(super) fn denied_subject(&self, h: &lang::Hit) -> bool {
+        let before = &self.text[self.range.start..h.span.0 as usize];
+        let start = ["; ", ": ", ", and ", ", but ", ", so "]
+            .iter()
+            .filter_map(|p| before.rfind(p).map(|i| i + p.len()))
+            .max()
+            .unwrap_or(0);
+        let clause = before[start..].trim_start();
+        let mut words = clause.split_whitespace();
+        let denied = matches!(words.next(), Some("no" | "nothing" | "none" | "neither"));
+        let last = clause.split_whitespace().last();
+        denied
+            && matches!(
+                last,
+                Some("is" | "are" | "was" | "were" | "be" | "been" | "gets" | "get" | "ever")
+            )
+            && !words.any(|w| {
+                matches!(
+                    w,
+                    "unless"
+                        | "until"
+                        | "if"
+                        | "except"
+                        | "without"
+                        | "but"
+                        | "before"
+                        | "after"
+                        | "once"
+                        | "when"
+                        | "whenever"
+                        | "matter"
+                        | "need"
+                        | "longer"
+                )
+            })
     }
 
     /// A need denied right before what it denies ("you do not need to send

@@ -193,6 +193,8 @@ pub struct Tables {
     pub(super) public_hosts: Vec<String>,
     /// Placeholders of a documented route (tools.toml `route_placeholders`).
     pub(super) route_placeholders: Vec<String>,
+    /// Words of a parameter name for someone's details (tools.toml `person_slots`).
+    pub(super) person_slots: HashSet<String>,
     /// The verbs a tool name starts with (tools.toml `tool_verbs`).
     pub(super) tool_verbs: HashSet<String>,
     /// A settings line's values that negate its key, and how a negated key
@@ -380,6 +382,7 @@ struct ToolsFile {
     words: Vec<String>,
     public_hosts: Vec<String>,
     route_placeholders: Vec<String>,
+    person_slots: Vec<String>,
     tool_verbs: Vec<String>,
     config_off: Vec<String>,
     config_negated: Vec<String>,
@@ -611,6 +614,7 @@ pub fn tables() -> &'static Tables {
             known_list: tools.names,
             public_hosts: tools.public_hosts,
             route_placeholders: tools.route_placeholders,
+            person_slots: tools.person_slots.into_iter().collect(),
             tool_verbs: tools.tool_verbs.into_iter().collect(),
             config_off: tools.config_off.into_iter().collect(),
             config_negated_own,
