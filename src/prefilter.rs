@@ -86,6 +86,8 @@ pub struct Prefilter {
     /// `offset` bytes in ([`NO_START`]: none), so the pattern can run
     /// anchored there instead of over the whole text.
     start: Vec<(u8, u8)>,
+    /// Every alternative needs a clause (none is a candidate unmet).
+    every_needs: bool,
     patterns: usize,
 }
 
@@ -114,6 +116,7 @@ impl Prefilter {
                 pattern: (0..patterns as u32).collect(),
                 need: vec![0; patterns],
                 start: vec![(NO_START, 0); patterns],
+                every_needs: false,
                 patterns,
             })
     }
@@ -172,6 +175,7 @@ impl Prefilter {
             owners,
             starts,
             pattern,
+            every_needs: need.iter().all(|&n| n != 0),
             need,
             start,
             patterns,
@@ -203,12 +207,28 @@ impl Prefilter {
         at.sort_unstable();
         let mut out: Vec<Chosen> = Vec::new();
         let mut i = 0;
-        for (a, ((&p, &n), &m)) in self.pattern.iter().zip(&self.need).zip(&met).enumerate() {
+        let mut next = 0;
+        while next < met.len() {
+            // Nearly every alternative meets nothing: eight of them at once
+            // are skipped when none did (and each needs a clause; the start
+            // places belong to alternatives met, so none is skipped).
+            if self.every_needs
+                && let Some(w) = met
+                    .get(next..next + 8)
+                    .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                && u64::from_ne_bytes(w) == 0
+            {
+                next += 8;
+                continue;
+            }
+            let a = next;
+            next += 1;
+            let (p, n) = (self.pattern[a], self.need[a]);
             let here = i;
             while at.get(i).is_some_and(|&(x, _)| x as usize == a) {
                 i += 1;
             }
-            if m & n != n {
+            if met[a] & n != n {
                 continue;
             }
             if out.last().is_none_or(|c| c.pattern != p as usize) {
