@@ -27,6 +27,11 @@ fn serious(s: &ServerSurface) -> bool {
     })
 }
 
+/// Every signal line stage 2 reads in `s`, one per sentence.
+fn signals(s: &ServerSurface) -> String {
+    trace(s).join("\n")
+}
+
 fn run(s: &ServerSurface) -> Vec<Finding> {
     let mut out = Vec::new();
     check(s, &super::super::ScanOptions::default(), &mut out);

@@ -117,41 +117,43 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         // ("it"), assigns a value to it, or (for secrets, files or the
         // conversation) opens the sentence without a place of its own.
         // Personal data counts when the tool is not about it.
-        let personal = t.lex.id("personal").map_or(0, |id| bit(id as u8));
         let out_of_purpose = bit(Derived::OutOfPurpose as u8);
         let fills_slot = |w: &[Sentence]| {
+            if w[0].sigs & slot != slot || w[0].sigs & t.c.mask_what != 0 || w[1].sigs & slot != 0 {
+                return false;
+            }
             let strong = w[1].sigs & (t.c.secret | t.c.context | t.c.private_files) != 0;
             // Personal data counts when neither the tool nor the slot is about
             // it: `phone` is for a mobile number, `trace_id` is not.
-            let for_people = w[0].evidence.iter().any(|(b, ev)| {
-                bit(*b) & slot != 0
-                    && crate::detect::capability::tokens(ev)
-                        .iter()
-                        .any(|w| t.person_slots.contains(w))
-            });
-            let personal =
-                w[1].sigs & personal != 0 && w[1].sigs & out_of_purpose != 0 && !for_people;
+            let personal = || {
+                w[1].sigs & t.c.personal != 0
+                    && w[1].sigs & out_of_purpose != 0
+                    && !w[0].evidence.iter().any(|(b, ev)| {
+                        bit(*b) & slot != 0
+                            && crate::detect::capability::tokens(ev)
+                                .iter()
+                                .any(|w| t.person_slots.contains(w))
+                    })
+            };
+            if !strong && !personal() {
+                return false;
+            }
             // An order that points back: its own words ("fill it with"), or
             // an assignment (derive's "assigns it a value": "followed by …")
             // beside an "it", or of secrets, files or the conversation.
             let back = w[1].sigs & anaphor != 0;
+            let text = w[1].text.as_str();
             let opens = |ev: &str| {
-                w[1].text.starts_with(ev)
-                    || [", ", ": "]
-                        .iter()
-                        .any(|p| w[1].text.contains(&format!("{p}{ev}")))
+                text.match_indices(ev)
+                    .any(|(i, _)| i == 0 || text[..i].ends_with(", ") || text[..i].ends_with(": "))
             };
-            let by_order = w[1].evidence.iter().any(|(b, ev)| {
-                let it = ev.ends_with(" it") || ev.contains(" it ");
-                bit(*b) & t.c.move_ != 0
-                    && (it && (back || strong || ev != ASSIGNS)
-                        || strong && w[1].sigs & t.c.report_to_user == 0 && opens(ev))
-            });
-            w[0].sigs & slot == slot
-                && w[0].sigs & t.c.mask_what == 0
-                && (strong || personal)
-                && w[1].sigs & slot == 0
-                && (back && t.assign.is_match(w[1].text.as_bytes()) || by_order)
+            back && t.assign.is_match(text.as_bytes())
+                || w[1].evidence.iter().any(|(b, ev)| {
+                    let it = ev.ends_with(" it") || ev.contains(" it ");
+                    bit(*b) & t.c.move_ != 0
+                        && (it && (back || strong || ev != ASSIGNS)
+                            || strong && w[1].sigs & t.c.report_to_user == 0 && opens(ev))
+                })
         };
         let n = sig.sentences.len();
         sig.sentences

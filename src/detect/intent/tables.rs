@@ -368,6 +368,8 @@ pub(super) struct Concepts {
     /// Telling the user something, and acting against their own choice (both negatable).
     pub(super) report_to_user: u128,
     pub(super) against_user: u128,
+    /// Someone's personal data.
+    pub(super) personal: u128,
     /// Putting a claim in the model's mouth, and a rule's modal ("shall set").
     pub(super) deceive: u128,
     pub(super) rule_modal: u128,
@@ -558,6 +560,7 @@ pub fn tables() -> &'static Tables {
             private_files: sig("private_files"),
             ask_user: sig("ask_user"),
             report_to_user: sig("report_to_user"),
+            personal: sig("personal"),
             against_user: sig("against_user"),
             actionable: [
                 "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",

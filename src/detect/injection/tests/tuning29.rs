@@ -5,10 +5,6 @@
 
 use super::*;
 
-fn signals(s: &ServerSurface) -> String {
-    trace(s).join("\n")
-}
-
 /// "Does not need a heads-up" keeps the user uninformed; "gets a heads-up"
 /// tells them.
 #[test]

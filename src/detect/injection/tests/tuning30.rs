@@ -6,10 +6,6 @@
 
 use super::*;
 
-fn signals(s: &ServerSurface) -> String {
-    trace(s).join("\n")
-}
-
 /// "The bank details the listing shows are for display" sets the payee the
 /// user picked aside; "are shown for display" of a read-only listing does not.
 #[test]

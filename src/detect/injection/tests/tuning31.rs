@@ -5,10 +5,6 @@
 
 use super::*;
 
-fn signals(s: &ServerSurface) -> String {
-    trace(s).join("\n")
-}
-
 /// A street address the text fixes for a delivery, with the person shown
 /// their own one, is a swapped destination; a returns address the receipt
 /// shows is the server's own business, and an address given as an example

@@ -9,10 +9,6 @@
 
 use super::*;
 
-fn signals(s: &ServerSurface) -> String {
-    trace(s).join("\n")
-}
-
 /// Data passed along with words between, and a confirmation cut down to one
 /// detail, are read; a tool that passes its own summary along to the user
 /// and shows the total only on request stays quiet.

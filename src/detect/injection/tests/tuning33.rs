@@ -6,10 +6,6 @@
 
 use super::*;
 
-fn signals(s: &ServerSurface) -> String {
-    trace(s).join("\n")
-}
-
 /// "Don't leave it empty: paste …" orders the paste; "never include:
 /// passwords, keys" still forbids them.
 #[test]
