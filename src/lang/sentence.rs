@@ -11,7 +11,7 @@ use std::ops::Range;
 pub fn sentences(text: &str) -> Vec<Range<usize>> {
     const ABBREV: &[&str] = &[
         "e.g", "i.e", "etc", "vs", "approx", "no", "nr", "fig", "incl", "ca", "cf", "dr", "mr",
-        "ms", "mrs", "st", "z.b", "bzw", "usw", "p.ex", "ex", "p. ex", "d.h",
+        "ms", "mrs", "st", "z.b", "bzw", "usw", "p.ex", "ex", "p. ex", "d.h", "sp",
     ];
     let mut out = Vec::new();
     let mut start = 0;
@@ -39,11 +39,20 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 let follows_ok = next.is_none_or(|n| {
                     n == b' ' || n == b'\n' || n == b'"' || n == b'\'' || n == b')'
                 });
+                // Single letters joined by dots ("u.s.", "sp. z o.o.") abbreviate too.
                 let abbrev = c == '.' && {
                     let before = &text[start..i];
                     let word = before.rsplit([' ', '(']).next().unwrap_or("");
                     ABBREV.contains(&word)
-                        || (word.len() == 1 && word.chars().all(char::is_alphabetic))
+                        || word
+                            .split('.')
+                            .all(|l| l.chars().count() == 1 && l.chars().all(char::is_alphabetic))
+                };
+                // A clause that goes on after the closing quote or bracket
+                // ("… sp. z o.o.\"), regardless of …") did not end.
+                let goes_on = c == '.' && {
+                    let rest = text[i + 1..].trim_start_matches(['"', '\'', ')', ']']);
+                    rest.starts_with([',', ';'])
                 };
                 // A value's placeholder closing a call (`inhalt=...)`) ends nothing.
                 let placeholder = c == '.' && next == Some(b')') && {
@@ -56,7 +65,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 // trails off inside it; the sentence goes on after it.
                 let trails =
                     c == '.' && i > 0 && b[i - 1] == b'.' && matches!(next, Some(b'\'' | b'"'));
-                follows_ok && !abbrev && !placeholder && !quoted_code && !trails
+                follows_ok && !abbrev && !goes_on && !placeholder && !quoted_code && !trails
             }
             _ => false,
         };
@@ -169,6 +178,25 @@ mod tests {
         );
         assert!(sentences("").is_empty());
         assert!(sentences(" . \n").is_empty());
+    }
+
+    /// "Pay to „Centrum sp. z o.o.”), regardless of …" is one sentence: dotted
+    /// single letters abbreviate, and a clause that goes on after the
+    /// closing quote or bracket did not end. "Acme Ltd. Then …" still ends.
+    #[test]
+    fn dotted_letters_and_a_clause_going_on_do_not_end_a_sentence() {
+        let t = "pay to \"centrum sp. z o.o.\"), regardless of the invoice. made in the u.s. by us. next";
+        let s: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(
+            s,
+            [
+                "pay to \"centrum sp. z o.o.\"), regardless of the invoice.",
+                "made in the u.s. by us.",
+                "next"
+            ]
+        );
+        let t = "sold by acme ltd. then shipped.";
+        assert_eq!(sentences(t).len(), 2);
     }
 
     #[test]

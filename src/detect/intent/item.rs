@@ -181,16 +181,44 @@ impl<'a> ItemCtx<'a> {
     /// (`scan`, `check`, `audit`, `rate` …) counts alone or beside a command word:
     /// `scan_command` rates commands, `library_scan` scans a media library.
     pub(super) fn shell_like(&self) -> bool {
-        const RUNS: [&str; 13] = [
-            "shell", "exec", "execute", "command", "commands", "terminal", "run", "bash", "script",
-            "cmd", "process", "lint", "linter",
+        const RUNS: [&str; 12] = [
+            "shell", "exec", "execute", "command", "commands", "terminal", "bash", "script", "cmd",
+            "process", "lint", "linter",
+        ];
+        // "run" runs commands alone or with code as its object (`run`,
+        // `run_code`, `run_pipeline`); `run_load_flow` and `run_payroll` run a
+        // study or a pay round, not a shell.
+        const RUN_CODE: [&str; 21] = [
+            "code",
+            "snippet",
+            "python",
+            "node",
+            "js",
+            "npm",
+            "make",
+            "tests",
+            "test",
+            "task",
+            "job",
+            "program",
+            "binary",
+            "notebook",
+            "pipeline",
+            "workflow",
+            "build",
+            "ci",
+            "container",
+            "docker",
+            "sandbox",
         ];
         const CHECKS: [&str; 7] = [
             "check", "analyze", "analyse", "audit", "rate", "score", "scan",
         ];
         self.item.is_some_and(|item| {
             let toks = crate::detect::capability::tokens(&item.name);
-            let runs = toks.iter().any(|w| RUNS.contains(&w.as_str()));
+            let runs = toks.iter().any(|w| RUNS.contains(&w.as_str()))
+                || toks.iter().any(|w| w == "run")
+                    && (toks.len() == 1 || toks.iter().any(|w| RUN_CODE.contains(&w.as_str())));
             runs || (toks.len() == 1 && toks.iter().any(|w| CHECKS.contains(&w.as_str())))
         })
     }

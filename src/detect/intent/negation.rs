@@ -61,6 +61,29 @@ impl<'a> Negation<'a> {
         rest.starts_with("され") || rest.starts_with('の')
     }
 
+    /// "What to avoid", "which tools not to use": a question's infinitive
+    /// names a topic; it forbids nothing.
+    fn nominal(&self, h: &lang::Hit) -> bool {
+        let before = self.text[self.range.start..h.span.0 as usize].trim_end();
+        let Some(before) = before.strip_suffix(" to") else {
+            return false;
+        };
+        let before = before.strip_suffix(" not").unwrap_or(before);
+        let word = before.rsplit(' ').next().unwrap_or("");
+        matches!(
+            word,
+            "what"
+                | "which"
+                | "how"
+                | "where"
+                | "when"
+                | "things"
+                | "topics"
+                | "words"
+                | "mistakes"
+        )
+    }
+
     /// "Even if the user never picks it, …" states a condition: its "never"
     /// forbids nothing.
     fn conditional(&self, h: &lang::Hit) -> bool {
@@ -165,6 +188,7 @@ impl<'a> Negation<'a> {
         self.own.iter().find(|h| {
             (bit(h.concept as u8) & self.t.c.prohibit != 0 || self.need_denied(h))
                 && !self.attributive(h)
+                && !self.nominal(h)
                 && !self.conditional(h)
                 && !self.litotes(h)
                 && !self.reported(h)

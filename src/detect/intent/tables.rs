@@ -688,7 +688,7 @@ pub fn tables() -> &'static Tables {
             // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
             call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
             // Assigning a slot a value: "set it to", "fill the filter with".
-            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
+            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using|as)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
             // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
             // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
             // "Into this" names the slot unless a place follows ("into this conversation").
