@@ -181,9 +181,9 @@ impl<'a> ItemCtx<'a> {
     /// (`scan`, `check`, `audit`, `rate` …) counts alone or beside a command word:
     /// `scan_command` rates commands, `library_scan` scans a media library.
     pub(super) fn shell_like(&self) -> bool {
-        const RUNS: [&str; 12] = [
+        const RUNS: [&str; 14] = [
             "shell", "exec", "execute", "command", "commands", "terminal", "bash", "script", "cmd",
-            "process", "lint", "linter",
+            "process", "lint", "linter", "cron", "crontab",
         ];
         // "run" runs commands alone or with code as its object (`run`,
         // `run_code`, `run_pipeline`); `run_load_flow` and `run_payroll` run a

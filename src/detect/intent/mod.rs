@@ -335,10 +335,17 @@ pub fn analyse(
             }
             // "It will not go through": a change denied where it stands.
             if b & t.c.shadow_change != 0 {
-                // "Goes to exactly the IBAN the user typed": the user's choice kept.
+                // "Goes to exactly the IBAN the user typed": the user's choice
+                // kept. "Double the figure the user gives" changes it.
                 let end = (h.span.1 as usize + 60).min(range.end);
                 let ahead = &text[h.span.1 as usize..text.floor_char_boundary(end)];
-                if let Some(m) = t.user_choice_re.find(ahead.as_bytes())
+                let arithmetic = [
+                    "double", "triple", "multiply", "increase", "inflate", "round",
+                ]
+                .iter()
+                .any(|w| text[h.range()].starts_with(w));
+                if !arithmetic
+                    && let Some(m) = t.user_choice_re.find(ahead.as_bytes())
                     && !ahead[..m.start()].split_whitespace().any(|w| {
                         matches!(
                             w.trim_matches(|c: char| !c.is_alphanumeric()),
@@ -388,6 +395,26 @@ pub fn analyse(
                     continue;
                 }
             }
+            // "The tool will explain that this runs a script without showing
+            // it": what the user is told happens is not kept from them.
+            if b & t.c.conceal != 0 {
+                let before = &text[range.start..h.span.0 as usize];
+                if [
+                    "explain that",
+                    "explains that",
+                    "warn that",
+                    "warns that",
+                    "point out that",
+                    "points out that",
+                    "tells the user that",
+                    "warns the user that",
+                ]
+                .iter()
+                .any(|w| before.contains(w))
+                {
+                    continue;
+                }
+            }
             // "Never substituted or defaulted": a change negated where it stands.
             if b & t.c.shadow_change != 0
                 && let Some(n) = &negated
@@ -403,7 +430,7 @@ pub fn analyse(
                     || negated_back
                         .as_ref()
                         .is_some_and(|r| r.contains(&(h.span.0 as usize))))
-                || b & t.c.mask_what != 0 && neg.object(&negated, h)
+                || b & t.c.mask_what != 0 && (neg.object(&negated, h) || neg.denied_data(h))
             {
                 continue;
             }

@@ -264,6 +264,38 @@ impl<'a> Negation<'a> {
             })
     }
 
+    /// "The report contains no location history, no account details": data
+    /// named right after "no" is what is left out. "Make sure no key is
+    /// left out" still asks for every key.
+    pub(super) fn denied_data(&self, h: &lang::Hit) -> bool {
+        let before = self.text[self.range.start..h.span.0 as usize].trim_end();
+        let last = before.rsplit(char::is_whitespace).next().unwrap_or("");
+        if !matches!(last, "no" | "nor") {
+            return false;
+        }
+        let rest = self
+            .text
+            .get(h.span.1 as usize..self.range.end)
+            .unwrap_or("");
+        let head = rest
+            .char_indices()
+            .nth(40)
+            .map_or(rest, |(i, _)| &rest[..i]);
+        ![
+            "left out",
+            "left behind",
+            "missed",
+            "skipped",
+            "omitted",
+            "forgotten",
+            "excluded",
+            "overlooked",
+            "escapes",
+        ]
+        .iter()
+        .any(|w| head.contains(w))
+    }
+
     /// A need denied right before what it denies ("you do not need to send
     /// …", "no need to ask questions or collect …") orders nothing either.
     /// One before a telling or permission word ("no need to ask the user
