@@ -141,7 +141,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
             // An order that points back: its own words ("fill it with"), or
             // an assignment (derive's "assigns it a value": "followed by …")
             // beside an "it", or of secrets, files or the conversation.
-            let back = w[1].sigs & anaphor != 0;
+            let back = w[1].sigs & anaphor != 0 || names_slot_again(&w[0], &w[1].text);
             let text = w[1].text.as_str();
             let opens = |ev: &str| {
                 text.match_indices(ev)
@@ -289,4 +289,33 @@ fn explain(t: &Tables, f: &FieldSignals, sigs: u128, combo: &Combo) -> String {
         }
     }
     explain_sentence(t, &all, f, sigs, combo)
+}
+
+/// "… every search carries a `locale` tag. The tag is formed from …": the
+/// next sentence opens with the slot's own head noun, which points back as
+/// "it" does.
+fn names_slot_again(first: &Sentence, next: &str) -> bool {
+    let Some(rest) = ["the ", "this ", "that "]
+        .iter()
+        .find_map(|d| next.strip_prefix(d))
+    else {
+        return false;
+    };
+    let noun = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    if noun.len() < 3 {
+        return false;
+    }
+    first.evidence.iter().any(|(b, ev)| {
+        *b == Derived::ParamNamed as u8
+            && first.text.match_indices(ev.as_str()).any(|(i, _)| {
+                let after = first.text[i + ev.len()..].trim_start_matches(['\'', '`', '"']);
+                after
+                    .strip_prefix(' ')
+                    .and_then(|a| a.strip_prefix(noun))
+                    .is_some_and(|a| !a.starts_with(char::is_alphanumeric))
+            })
+    })
 }
