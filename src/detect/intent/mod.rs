@@ -396,8 +396,17 @@ pub fn analyse(
                 }
             }
             // "The tool will explain that this runs a script without showing
-            // it": what the user is told happens is not kept from them.
+            // it": what the user is told happens is not kept from them. "Keep
+            // the deploy key to yourself" protects the secret it names.
             if b & t.c.conceal != 0 {
+                let guards = own.iter().any(|c| {
+                    bit(c.concept as u8) & t.c.secret != 0
+                        && h.span.0 <= c.span.0
+                        && c.span.1 <= h.span.1
+                });
+                if guards {
+                    continue;
+                }
                 let before = &text[range.start..h.span.0 as usize];
                 if [
                     "explain that",
