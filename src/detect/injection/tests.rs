@@ -19,6 +19,7 @@ mod tuning31;
 mod tuning32;
 mod tuning33;
 mod tuning34;
+mod tuning35;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

@@ -359,7 +359,26 @@ pub(super) fn derive(
                 && word_in(sentence, p))
             || ["field", "parameter", "param", "argument", "property"]
                 .iter()
-                .any(|w| sentence.contains(&format!("{p} {w}")));
+                .any(|w| sentence.contains(&format!("{p} {w}")))
+            // The subject told what to hold: "locale is to carry …".
+            || [
+                "is to carry",
+                "should carry",
+                "must carry",
+                "shall carry",
+                "is to contain",
+                "should contain",
+                "must contain",
+                "is to hold",
+                "should hold",
+                "must hold",
+            ]
+            .iter()
+            .any(|w| {
+                sentence.match_indices(&format!("{p} {w}")).any(|(i, _)| {
+                    !sentence[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            });
         if named {
             sen.add(Derived::WhereParam as u8, p);
             sen.add(Derived::ParamNamed as u8, p);

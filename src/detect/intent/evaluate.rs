@@ -155,6 +155,8 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                             || strong && w[1].sigs & t.c.report_to_user == 0 && opens(ev))
                 })
         };
+        let fixed =
+            bit(Derived::Value as u8) | bit(Derived::WhereExt as u8) | bit(Derived::Postal as u8);
         let n = sig.sentences.len();
         sig.sentences
             .windows(2)
@@ -166,6 +168,10 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                     || (w[1].sigs & (anaphor | t.c.user_words) != 0
                         && w[0].sigs & t.c.mask_what != 0)
                     || fills_slot(w)
+                    // "… settle through the clearing account IBAN GB00 …. The
+                    // employee's own IBAN goes in reference": the user's value
+                    // moved aside for the one named before.
+                    || w[1].sigs & t.c.against_user != 0 && w[0].sigs & fixed != 0
             })
             .map(|(_, w)| w)
             .map(|w| {

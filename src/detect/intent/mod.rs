@@ -35,6 +35,7 @@
 mod carry;
 mod condition;
 mod derive;
+mod dismiss;
 mod evaluate;
 mod fnv;
 mod grid;
@@ -195,6 +196,7 @@ pub fn analyse(
     // the user; "must not invoke other tools … even if the user selects an
     // option" is caution, not the user overridden.
     let against = t.c.against_user;
+    let exec_verb = t.lex.id("exec_verb");
     let negatable = t.c.move_
         | t.c.move_weak
         | t.c.act
@@ -395,34 +397,8 @@ pub fn analyse(
                     continue;
                 }
             }
-            // "The tool will explain that this runs a script without showing
-            // it": what the user is told happens is not kept from them. "Keep
-            // the deploy key to yourself" protects the secret it names.
-            if b & t.c.conceal != 0 {
-                let guards = own.iter().any(|c| {
-                    bit(c.concept as u8) & t.c.secret != 0
-                        && h.span.0 <= c.span.0
-                        && c.span.1 <= h.span.1
-                });
-                if guards {
-                    continue;
-                }
-                let before = &text[range.start..h.span.0 as usize];
-                if [
-                    "explain that",
-                    "explains that",
-                    "warn that",
-                    "warns that",
-                    "point out that",
-                    "points out that",
-                    "tells the user that",
-                    "warns the user that",
-                ]
-                .iter()
-                .any(|w| before.contains(w))
-                {
-                    continue;
-                }
+            if dismiss::dismissed(t, text, &range, h, own, exec_verb) {
+                continue;
             }
             // "Never substituted or defaulted": a change negated where it stands.
             if b & t.c.shadow_change != 0
@@ -663,6 +639,7 @@ pub fn analyse(
                 &format!("`{source}`'s results handed on"),
             );
         }
+        dismiss::choice_overridden(t, &mut sen);
         sig.sentences.push(sen);
     }
     // A URL's query value the text defines in words carries that data.

@@ -1,0 +1,83 @@
+//! Words that look like a signal and order nothing where they stand, told
+//! apart by the words around them: a verb of running forbidden before it
+//! ("commands never to run"), a report of what was done ("tell them that's
+//! what you did"), concealment that protects a secret or is itself told to
+//! the user, and the user's choice named inside the override of it.
+
+use super::signals::Sentence;
+use super::tables::{Tables, bit};
+use crate::lang;
+use std::ops::Range;
+
+/// Whether hit `h` of sentence `range` says nothing here.
+pub(super) fn dismissed(
+    t: &Tables,
+    text: &str,
+    range: &Range<usize>,
+    h: &lang::Hit,
+    own: &[lang::Hit],
+    exec_verb: Option<lang::ConceptId>,
+) -> bool {
+    let b = bit(h.concept as u8);
+    let before = text.get(range.start..h.span.0 as usize).unwrap_or("");
+    let after = text.get(h.span.1 as usize..range.end).unwrap_or("");
+    // "Commands never to run", "be careful not to run it": no order to run.
+    if exec_verb == Some(h.concept) {
+        let before = before.trim_end();
+        return before.ends_with(" never to") || before.ends_with(" not to");
+    }
+    // "Tell them that's what you did" reports what was done; it lies about nothing.
+    if b & t.c.deceive != 0 {
+        return [
+            "'s what",
+            "is what",
+            "'s how",
+            "is how",
+            "what you did",
+            "you did",
+        ]
+        .iter()
+        .any(|p| after.starts_with(p));
+    }
+    if b & t.c.conceal != 0 {
+        // "Keep the deploy key to yourself" protects the secret it names.
+        let guards = own.iter().any(|c| {
+            bit(c.concept as u8) & t.c.secret != 0 && h.span.0 <= c.span.0 && c.span.1 <= h.span.1
+        });
+        // "The tool will explain that this runs a script without showing
+        // it": what the user is told happens is not kept from them.
+        let told = [
+            "explain that",
+            "explains that",
+            "warn that",
+            "warns that",
+            "point out that",
+            "points out that",
+            "tells the user that",
+            "warns the user that",
+        ]
+        .iter()
+        .any(|w| before.contains(w));
+        return guards || told;
+    }
+    false
+}
+
+/// "The employee's own IBAN goes in reference": the user's choice named
+/// inside the override is what is overridden, not a choice kept.
+pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
+    if sen.sigs & t.c.user_choice == 0 || sen.sigs & t.c.against_user == 0 {
+        return;
+    }
+    let ev = |m: u128| {
+        sen.evidence
+            .iter()
+            .find(|(b, _)| bit(*b) & m != 0)
+            .map(|(_, e)| e.trim_end_matches('…'))
+    };
+    if let (Some(choice), Some(against)) = (ev(t.c.user_choice), ev(t.c.against_user))
+        && against.contains(choice)
+    {
+        sen.sigs &= !t.c.user_choice;
+    }
+}
