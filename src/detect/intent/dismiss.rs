@@ -16,13 +16,12 @@ pub(super) fn dismissed(
     range: &Range<usize>,
     h: &lang::Hit,
     own: &[lang::Hit],
-    exec_verb: Option<lang::ConceptId>,
 ) -> bool {
     let b = bit(h.concept as u8);
     let before = text.get(range.start..h.span.0 as usize).unwrap_or("");
     let after = text.get(h.span.1 as usize..range.end).unwrap_or("");
     // "Commands never to run", "be careful not to run it": no order to run.
-    if exec_verb == Some(h.concept) {
+    if b & t.c.exec_verb != 0 {
         let before = before.trim_end();
         return before.ends_with(" never to") || before.ends_with(" not to");
     }
@@ -58,7 +57,21 @@ pub(super) fn dismissed(
         ]
         .iter()
         .any(|w| before.contains(w));
-        return guards || told;
+        // "Do not reveal the answer until the student has submitted",
+        // "unless they click 'show spoilers'": held back until the user acts.
+        let deferred = [
+            "until the user",
+            "unless the user",
+            "until they ",
+            "unless they ",
+            "until the student",
+            "unless the student",
+            "until the customer",
+            "unless the customer",
+        ]
+        .iter()
+        .any(|w| after.contains(w));
+        return guards || told || deferred;
     }
     false
 }
@@ -66,7 +79,7 @@ pub(super) fn dismissed(
 /// "The employee's own IBAN goes in reference": the user's choice named
 /// inside the override is what is overridden, not a choice kept.
 pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
-    if sen.sigs & t.c.user_choice == 0 || sen.sigs & t.c.against_user == 0 {
+    if sen.sigs & (t.c.user_choice | t.c.disclosure) == 0 || sen.sigs & t.c.against_user == 0 {
         return;
     }
     let ev = |m: u128| {
@@ -75,9 +88,22 @@ pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
             .find(|(b, _)| bit(*b) & m != 0)
             .map(|(_, e)| e.trim_end_matches('…'))
     };
-    if let (Some(choice), Some(against)) = (ev(t.c.user_choice), ev(t.c.against_user))
-        && against.contains(choice)
-    {
-        sen.sigs &= !t.c.user_choice;
+    let Some(against) = ev(t.c.against_user) else {
+        return;
+    };
+    // "Sin importar la cuenta que indique el usuario": the disclosure words
+    // ("que indique el usuario") overlap the override they belong to.
+    let tail: Vec<&str> = against.split_whitespace().rev().take(2).collect();
+    let tail = format!(
+        "{} {}",
+        tail.get(1).unwrap_or(&""),
+        tail.first().unwrap_or(&"")
+    );
+    for mask in [t.c.user_choice, t.c.disclosure] {
+        if let Some(e) = ev(mask)
+            && (against.contains(e) || e.starts_with(tail.trim()))
+        {
+            sen.sigs &= !mask;
+        }
     }
 }

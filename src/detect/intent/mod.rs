@@ -196,7 +196,6 @@ pub fn analyse(
     // the user; "must not invoke other tools … even if the user selects an
     // option" is caution, not the user overridden.
     let against = t.c.against_user;
-    let exec_verb = t.lex.id("exec_verb");
     let negatable = t.c.move_
         | t.c.move_weak
         | t.c.act
@@ -397,7 +396,7 @@ pub fn analyse(
                     continue;
                 }
             }
-            if dismiss::dismissed(t, text, &range, h, own, exec_verb) {
+            if dismiss::dismissed(t, text, &range, h, own) {
                 continue;
             }
             // "Never substituted or defaulted": a change negated where it stands.

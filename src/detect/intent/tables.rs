@@ -343,6 +343,10 @@ pub(super) struct Concepts {
     pub(super) litotes: u128,
     /// An order to run the command written right after it, which may start the next line.
     pub(super) exec_order: u128,
+    /// Verbs of running a command ("run", "execute").
+    pub(super) exec_verb: u128,
+    /// An honest statement of what is shared and with whom.
+    pub(super) disclosure: u128,
     /// The user's approval switched off (a consent flag fixed by the text).
     pub(super) approval_off: u128,
     /// Words that address the model or claim authority over it.
@@ -529,6 +533,8 @@ pub fn tables() -> &'static Tables {
             prohibit: sig("prohibit"),
             litotes: sig("litotes"),
             exec_order: sig("exec_order"),
+            exec_verb: sig("exec_verb"),
+            disclosure: sig("disclosure"),
             approval_off: sig("approval_off"),
             addressed: sig("addressee") | sig("framing"),
             orders: sig("addressee")
