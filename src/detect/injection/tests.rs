@@ -34,6 +34,11 @@ fn signals(s: &ServerSurface) -> String {
     trace(s).join("\n")
 }
 
+/// Whether any sentence of `s` holds signal `sig`.
+fn has(s: &ServerSurface, sig: &str) -> bool {
+    signals(s).contains(&format!("{sig}="))
+}
+
 fn run(s: &ServerSurface) -> Vec<Finding> {
     let mut out = Vec::new();
     check(s, &super::super::ScanOptions::default(), &mut out);

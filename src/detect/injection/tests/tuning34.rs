@@ -6,10 +6,6 @@
 
 use super::*;
 
-fn has(s: &ServerSurface, sig: &str) -> bool {
-    signals(s).contains(&format!("{sig}="))
-}
-
 fn plain(text: &str) -> ServerSurface {
     tool("set_alarm_state", text, json!({"zone": {"type": "string"}}))
 }

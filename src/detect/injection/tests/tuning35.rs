@@ -6,10 +6,6 @@
 
 use super::*;
 
-fn has(s: &ServerSurface, sig: &str) -> bool {
-    signals(s).contains(&format!("{sig}="))
-}
-
 /// "… settle through the clearing account IBAN …. The employee's own IBAN
 /// goes in reference": the user's value moved aside for the one named before.
 #[test]
