@@ -81,7 +81,7 @@ pub(super) fn derive(
     let live = |start: usize| negated.as_ref().is_none_or(|n| !n.contains(&start));
     let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
     if sen.sigs & t.c.user_choice == 0
-        && let Some(m) = user_choice(t, bytes)
+        && let Some(m) = super::subject::user_choice(t, bytes)
     {
         sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
     }
@@ -346,6 +346,9 @@ pub(super) fn derive(
     // A parameter counts as named when it is written as code, or is an
     // identifier no prose word could be (`tone_reference`), or is called a field.
     let params = ctx.param_names();
+    let holds = ["carry", "contain", "hold"]
+        .iter()
+        .any(|w| sentence.contains(w));
     for p in params {
         // A boolean named as a switch holds no data: "unless `strip_location`
         // is true" puts nothing in it ("fill it with …" still would).
@@ -361,7 +364,7 @@ pub(super) fn derive(
                 .iter()
                 .any(|w| sentence.contains(&format!("{p} {w}")))
             // The subject told what to hold: "locale is to carry …".
-            || [
+            || holds && [
                 "is to carry",
                 "should carry",
                 "must carry",
@@ -784,17 +787,4 @@ pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
         guarded |= t.guarded_data.contains(*w);
     }
     guarded
-}
-
-/// The first words naming the user's own choice ("the IBAN the user typed",
-/// "stated by the customer"). "The account listed here" is the text's own
-/// value, listed where the model reads it, not chosen by anyone.
-pub(super) fn user_choice<'h>(t: &Tables, bytes: &'h [u8]) -> Option<regex::bytes::Match<'h>> {
-    t.user_choice_re.find_iter(bytes).find(|m| {
-        let after = bytes[m.end()..].trim_ascii_start();
-        !(m.as_bytes().ends_with(b"listed") || m.as_bytes().ends_with(b"lists"))
-            || ![&b"here"[..], b"below", b"above"]
-                .iter()
-                .any(|w| after.starts_with(w))
-    })
 }

@@ -346,7 +346,7 @@ pub fn analyse(
                 .iter()
                 .any(|w| text[h.range()].starts_with(w));
                 if !arithmetic
-                    && let Some(m) = derive::user_choice(t, ahead.as_bytes())
+                    && let Some(m) = subject::user_choice(t, ahead.as_bytes())
                     && !ahead[..m.start()].split_whitespace().any(|w| {
                         matches!(
                             w.trim_matches(|c: char| !c.is_alphanumeric()),

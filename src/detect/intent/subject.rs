@@ -107,3 +107,19 @@ pub(super) fn user_is_subject(before: &str) -> bool {
     matches!(subject, "user" | "customer" | "caller" | "requester")
         && matches!(w.next(), Some("the" | "a" | "your"))
 }
+
+/// The first words naming the user's own choice ("the IBAN the user typed",
+/// "stated by the customer"). "The account listed here" is the text's own
+/// value, listed where the model reads it, not chosen by anyone.
+pub(super) fn user_choice<'h>(
+    t: &super::tables::Tables,
+    bytes: &'h [u8],
+) -> Option<regex::bytes::Match<'h>> {
+    t.user_choice_re.find_iter(bytes).find(|m| {
+        let after = bytes[m.end()..].trim_ascii_start();
+        !(m.as_bytes().ends_with(b"listed") || m.as_bytes().ends_with(b"lists"))
+            || ![&b"here"[..], b"below", b"above"]
+                .iter()
+                .any(|w| after.starts_with(w))
+    })
+}
