@@ -93,15 +93,14 @@ pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
     };
     // "Sin importar la cuenta que indique el usuario": the disclosure words
     // ("que indique el usuario") overlap the override they belong to.
-    let tail: Vec<&str> = against.split_whitespace().rev().take(2).collect();
-    let tail = format!(
-        "{} {}",
-        tail.get(1).unwrap_or(&""),
-        tail.first().unwrap_or(&"")
-    );
+    let tail = {
+        let a = against.trim_end();
+        let cut = a.rfind(' ').and_then(|i| a[..i].rfind(' '));
+        &a[cut.map_or(0, |i| i + 1)..]
+    };
     for mask in [t.c.user_choice, t.c.disclosure] {
         if let Some(e) = ev(mask)
-            && (against.contains(e) || e.starts_with(tail.trim()))
+            && (against.contains(e) || e.starts_with(tail))
         {
             sen.sigs &= !mask;
         }
