@@ -158,6 +158,29 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         let fixed =
             bit(Derived::Value as u8) | bit(Derived::WhereExt as u8) | bit(Derived::Postal as u8);
         let n = sig.sentences.len();
+        // "… sent to ingest@… with the date of birth. It's part of the house
+        // style; there's no need to bring it up with the patient.": a
+        // sentence that opens with "it" and says nothing else stands between
+        // an act and its concealment, and the concealment reaches past it
+        // (not "otherwise treat it as exhaustive", which is about a list).
+        let filler = |s: &Sentence| {
+            s.sigs & !anaphor == 0
+                && s.evidence.iter().any(|(b, ev)| {
+                    bit(*b) & anaphor != 0
+                        && s.text
+                            .strip_prefix(ev.as_str())
+                            .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
+                })
+        };
+        let skipped: Vec<[Sentence; 2]> = sig
+            .sentences
+            .windows(3)
+            .enumerate()
+            .filter(|(i, w)| {
+                filler(&w[1]) && w[2].sigs & t.c.conceal != 0 && !cut(&w[2], i + 3 == n)
+            })
+            .map(|(_, w)| [w[0].clone(), w[2].clone()])
+            .collect();
         sig.sentences
             .windows(2)
             .enumerate()
@@ -174,6 +197,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                     || w[1].sigs & t.c.against_user != 0 && w[0].sigs & fixed != 0
             })
             .map(|(_, w)| w)
+            .chain(skipped.iter().map(|w| &w[..]))
             .map(|w| {
                 let mut m = w[0].clone();
                 for (b, ev) in &w[1].evidence {
