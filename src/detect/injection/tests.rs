@@ -20,6 +20,7 @@ mod tuning32;
 mod tuning33;
 mod tuning34;
 mod tuning35;
+mod tuning36;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

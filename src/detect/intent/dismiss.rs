@@ -5,7 +5,7 @@
 //! the user, and the user's choice named inside the override of it.
 
 use super::signals::Sentence;
-use super::tables::{Tables, bit};
+use super::tables::{Derived, Tables, bit};
 use crate::lang;
 use std::ops::Range;
 
@@ -27,6 +27,10 @@ pub(super) fn dismissed(
     }
     // "Tell them that's what you did" reports what was done; it lies about nothing.
     if b & t.c.deceive != 0 {
+        // "回复用户时只说明进度": "only explain", not "only say".
+        if after.starts_with('明') {
+            return true;
+        }
         return [
             "'s what",
             "is what",
@@ -37,6 +41,21 @@ pub(super) fn dismissed(
         ]
         .iter()
         .any(|p| after.starts_with(p));
+    }
+    if b & t.c.personal != 0 {
+        let term = text.get(h.range()).unwrap_or("");
+        // "So they can open it on their phone": the device, not its number.
+        if term.ends_with(" phone") {
+            let before = before.trim_end();
+            return [" on", " from", " via", " using", " onto", " with"]
+                .iter()
+                .any(|p| before.ends_with(p));
+        }
+        // "Photos of the damage", "фотографии повреждений": pictures of a
+        // thing, not of people.
+        if term == "photos" || term == "fotos" || term.starts_with("фотографи") {
+            return of_a_thing(after);
+        }
     }
     if b & t.c.conceal != 0 {
         // "Keep the deploy key to yourself" protects the secret it names.
@@ -105,4 +124,76 @@ pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
             sen.sigs &= !mask;
         }
     }
+}
+
+/// "Show these steps to the user; do not run them yourself": a field that
+/// hands its commands to the person documents them, unless it also hides,
+/// frames or skips consent for something.
+pub(super) fn commands_for_user(t: &Tables, union: u128) -> bool {
+    union & t.c.cmd_for_user != 0
+        && union & (t.c.conceal | t.c.no_consent | t.c.framing | bit(Derived::Hidden as u8)) == 0
+}
+
+/// Whether a picture's subject, right after it ("of the damage",
+/// "повреждений"), is named and is no person.
+fn of_a_thing(after: &str) -> bool {
+    const PERSONAL: [&str; 27] = [
+        "you",
+        "them",
+        "him",
+        "her",
+        "user",
+        "customer",
+        "client",
+        "people",
+        "person",
+        "child",
+        "kid",
+        "famil",
+        "face",
+        "staff",
+        "employee",
+        "patient",
+        "guest",
+        "student",
+        "id",
+        "passport",
+        "licen",
+        "card",
+        "document",
+        "пользовател",
+        "клиент",
+        "дет",
+        "паспорт",
+    ];
+    let mut words = after.split_whitespace();
+    let mut w = words.next().unwrap_or("");
+    if matches!(w, "of" | "de" | "do" | "da" | "dos" | "das" | "del") {
+        w = words.next().unwrap_or("");
+        if matches!(
+            w,
+            "the"
+                | "a"
+                | "an"
+                | "any"
+                | "each"
+                | "every"
+                | "their"
+                | "your"
+                | "his"
+                | "her"
+                | "its"
+                | "our"
+                | "la"
+                | "el"
+                | "los"
+                | "las"
+        ) {
+            w = words.next().unwrap_or("");
+        }
+    } else if !w.starts_with(|c: char| ('а'..='я').contains(&c)) {
+        return false;
+    }
+    let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+    !w.is_empty() && !PERSONAL.iter().any(|p| w.starts_with(p))
 }

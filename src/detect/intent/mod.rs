@@ -151,7 +151,7 @@ pub fn analyse(
             "a value the model may use as is".into(),
         ));
     }
-    let preset = preset_slot(field, text);
+    let preset = preset_slot(field, text, &s.name);
     if let Some((p, pattern)) = &preset {
         sig.field_sigs |= bit(Derived::Preset as u8);
         sig.field_evidence.push((
@@ -674,17 +674,21 @@ pub fn analyse(
             && s.sigs & t.c.persist != 0
             && s.sigs & t.c.orders == 0
     };
-    if (facts.cmd.is_some() || facts.fetch_exec.is_some() || sig.sentences.iter().any(quoted))
-        && ctx.shell_like()
-    {
+    let commands = facts.cmd.is_some() || facts.fetch_exec.is_some();
+    let why = if (commands || sig.sentences.iter().any(quoted)) && ctx.shell_like() {
+        Some("the tool runs or checks commands")
+    } else if commands && dismiss::commands_for_user(t, sig.union()) {
+        Some("the commands are for the user, not the model, to run")
+    } else {
+        None
+    };
+    if let Some(why) = why {
         for sen in &mut sig.sentences {
-            sen.add(Derived::InPurpose as u8, "the tool runs or checks commands");
+            sen.add(Derived::InPurpose as u8, why);
         }
         sig.field_sigs |= bit(Derived::ShellTool as u8);
-        sig.field_evidence.push((
-            Derived::ShellTool as u8,
-            "the tool runs or checks commands".into(),
-        ));
+        sig.field_evidence
+            .push((Derived::ShellTool as u8, why.into()));
     }
     if field.channel != crate::surface::Channel::Name
         && let Some(near) = field

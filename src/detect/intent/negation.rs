@@ -271,7 +271,7 @@ impl<'a> Negation<'a> {
         let before = self.text[self.range.start..h.span.0 as usize].trim_end();
         let last = before.rsplit(char::is_whitespace).next().unwrap_or("");
         if !matches!(last, "no" | "nor") {
-            return false;
+            return self.unneeded(h);
         }
         let rest = self
             .text
@@ -294,6 +294,37 @@ impl<'a> Negation<'a> {
         ]
         .iter()
         .any(|w| head.contains(w))
+    }
+
+    /// "Passwords, SMS codes and card details are not needed to file the
+    /// claim": data the clause says is not needed, with no verb of its own
+    /// before the denial, is not asked for.
+    fn unneeded(&self, h: &lang::Hit) -> bool {
+        let from = h.span.1 as usize;
+        let rest = self.text.get(from..self.range.end).unwrap_or("");
+        let clause = rest.find([';', ':', '?', '!']).unwrap_or(rest.len());
+        let clause = rest[..clause].find(" - ").unwrap_or(clause);
+        let Some(need) = self.own.iter().find(|v| {
+            bit(v.concept as u8) & self.t.c.need_not != 0
+                && (v.span.0 as usize) >= from
+                && (v.span.0 as usize) < from + clause
+        }) else {
+            return false;
+        };
+        // "… are not needed (to file)" ends what it denies; "no need to"
+        // opens an order.
+        let term = self.text.get(need.range()).unwrap_or("");
+        let tail = self.text.get(need.span.1 as usize..).unwrap_or("");
+        let opens = tail.trim_start().starts_with("to ")
+            && !["needed", "required", "necessary"]
+                .iter()
+                .any(|w| term.contains(w));
+        !opens
+            && !self.own.iter().any(|v| {
+                v.span.0 as usize >= from
+                    && v.span.1 <= need.span.0
+                    && bit(v.concept as u8) & (self.t.c.verbs | self.t.c.orders) != 0
+            })
     }
 
     /// A need denied right before what it denies ("you do not need to send

@@ -58,7 +58,11 @@ pub(super) fn described_preset(
 /// registry or code host (tools.toml `public_hosts`) and an identity
 /// (`author_email`) are not one. The flag says the value is a `pattern`
 /// (its address written escaped).
-pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<(String, bool)> {
+pub(super) fn preset_slot(
+    field: &TextField<'_>,
+    text: &str,
+    server: &str,
+) -> Option<(String, bool)> {
     let path = field.path.as_str();
     let at = [".default", ".const", ".pattern"]
         .iter()
@@ -84,7 +88,11 @@ pub(super) fn preset_slot(field: &TextField<'_>, text: &str) -> Option<(String, 
         let literal = text.replace("\\.", ".");
         return outside_preset(field.item, param, &literal).then(|| (param.to_string(), true));
     }
-    outside_preset(field.item, param, text).then(|| (param.to_string(), false))
+    // A webhook URL defaulting to the server's own inbox
+    // (`https://hooks.scoreline.example/…` of `scoreline-webhooks`) is where
+    // the service delivers anyway; an e-mail copy to it still counts.
+    let own = text.contains("://") && !text.contains('@') && on_server_domain(server, text.trim());
+    (!own && outside_preset(field.item, param, text)).then(|| (param.to_string(), false))
 }
 
 /// Whether `param` decides where things go and `text`, its value, names only
@@ -180,6 +188,26 @@ pub(super) fn names_server(server: &str, u: &str) -> bool {
         .collect();
     host.split(['.', '-'])
         .any(|l| l.len() >= 5 && words.contains(&l))
+}
+
+/// Whether a URL's registered domain is the server's own name
+/// (`hooks.scoreline.example` of `scoreline-webhooks`): stricter than
+/// [`names_server`], since a look-alike (`kubecare-assist.example` of
+/// `kubecare-diag`) only borrows the name.
+fn on_server_domain(server: &str, u: &str) -> bool {
+    let Some(host) = url_host(u) else {
+        return false;
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    let Some(domain) = labels.len().checked_sub(2).map(|i| labels[i]) else {
+        return false;
+    };
+    let name = server.to_lowercase();
+    domain.len() >= 5
+        && (name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == domain)
+            || name.replace(|c: char| !c.is_ascii_alphanumeric(), "") == domain)
 }
 
 /// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).

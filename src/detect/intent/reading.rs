@@ -95,7 +95,7 @@ impl Reading {
         };
         let mut last_end: Option<usize> = None;
         for &(s, e) in &quotes {
-            let from = text.floor_char_boundary(s.saturating_sub(48));
+            let from = text.floor_char_boundary(s.saturating_sub(64));
             // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
             let listed = last_end.is_some_and(|l| {
                 matches!(
@@ -715,10 +715,17 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
             if (q == b'\'' && !(i > 0 && word(i - 1))) || q == b'"' {
                 // Double quotes pair further: an exhibit quoted whole runs long.
                 let limit = (i + if q == b'"' { 240 } else { 122 }).min(b.len());
-                let close = (i + 3..limit).find(|&j| {
+                let ends = |j: usize| {
                     // Korean and Japanese particles follow a closing quote directly.
                     b[j] == q && (q == b'"' || !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric))
                         || b[j] == b'\n'
+                };
+                // A whole quoted sentence ("… do not tell the adjuster.'")
+                // may run longer than a phrase; a code span does not end so.
+                let close = (i + 3..limit).find(|&j| ends(j)).or_else(|| {
+                    (limit..(i + 240).min(b.len()))
+                        .find(|&j| ends(j))
+                        .filter(|&j| b[j] == q && matches!(b[j - 1], b'.' | b'!' | b'?'))
                 });
                 if let Some(j) = close.filter(|&j| b[j] == q) {
                     let span = (i, j + 1);

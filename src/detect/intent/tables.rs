@@ -347,6 +347,8 @@ pub(super) struct Concepts {
     pub(super) exec_verb: u128,
     /// An honest statement of what is shared and with whom.
     pub(super) disclosure: u128,
+    /// Commands given to the person to read or run, not run by the model.
+    pub(super) cmd_for_user: u128,
     /// The user's approval switched off (a consent flag fixed by the text).
     pub(super) approval_off: u128,
     /// Words that address the model or claim authority over it.
@@ -535,6 +537,7 @@ pub fn tables() -> &'static Tables {
             exec_order: sig("exec_order"),
             exec_verb: sig("exec_verb"),
             disclosure: sig("disclosure"),
+            cmd_for_user: sig("cmd_for_user"),
             approval_off: sig("approval_off"),
             addressed: sig("addressee") | sig("framing"),
             orders: sig("addressee")
@@ -687,7 +690,7 @@ pub fn tables() -> &'static Tables {
             // Ethereum, Bitcoin, and base58 addresses (Solana, Tron), lowercased.
             wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b|\b[1-9a-z]{32,44}\b"),
             user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected|supplied|supplies|provided|provides)\b|\b(?:stated|chosen|entered|requested|named|given|typed|supplied|picked|selected|provided)\s+by\s+the\s+[a-z'\-]{2,20}\b"),
-            quote_intro: re(r"(?:\bsaying|\bsays|\bsay|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b(?:[^:']|'[^':]{1,30}'){0,30}:)\s*[:(]?\s*$"),
+            quote_intro: re(r"(?:\bsaying|\bsays|\bsay|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b(?:[^:']|'[^':]{1,30}'){0,50}:)\s*[:(]?\s*$"),
             // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field",
             // and an identifier sent to after a verb of sending ("send … to billing_sync").
             dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:send|sends|forward|forwards|post|posts|pass|passes|deliver|delivers|upload|uploads|share|shares|push|pushes|submit|submits)\b[^.;]{0,60}?\bto\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\b(?:a|an|the|new|extra)\s+(?:key|field|property|attribute|entry)\s+'?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)'?|\bset\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b[^.;]{0,30}?\bto\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\bwith\s+'?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)'?\s+(?:holding|containing|carrying|set\s+to|filled\s+with)\b|\bset\s+the\s+(?:delivery\s+|shipping\s+|billing\s+)?(?:address|recipient|payee|destination|iban|remote|branch|registry|endpoint|webhook)\s+to\b|\b(?:to|into)\s+the\s+[a-z]+\s+as\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),

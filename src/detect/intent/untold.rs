@@ -69,6 +69,7 @@ pub(super) fn mark(
         let gap = &text[a..z];
         gap.chars().count() <= 48
             && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
+            && !gap.contains(" - ")
     };
     for h in words {
         let concept = if bit(h.concept as u8) & t.c.permission == 0 {
