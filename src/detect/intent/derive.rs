@@ -7,7 +7,7 @@ use super::item::{
     ItemCtx, QUERY_SLOTS, dotted_tools, identifiers, lookalike_swap, opaque_id, own_name,
     own_tool_names, same_name, squash, tool_shaped, word_in,
 };
-use super::reading::quote_spans;
+use super::quotes::quote_spans;
 use super::signals::Sentence;
 use super::tables::{Derived, Tables, bit, tables};
 use crate::lang;

@@ -3,7 +3,8 @@
 //! names of its server's tools.
 
 use super::langid::find_gated;
-use super::reading::{property_of, quote_spans};
+use super::quotes::quote_spans;
+use super::reading::property_of;
 use super::tables::{Tables, bit, tables};
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};

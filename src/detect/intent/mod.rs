@@ -20,7 +20,7 @@
 //!   `FieldSignals`), what is found (`Structure`) and the pattern stage's
 //!   facts (`PatternFacts`);
 //! - `reading.rs`: a field as the model reads it (`Reading`), with the quoted
-//!   spans that only mention attacks marked;
+//!   spans that only mention attacks marked (`quotes.rs` finds the quotes);
 //! - `item.rs`: the field's tool (`ItemCtx`): its parameters, its purpose and
 //!   its server's, its sibling tools' names;
 //! - `derive.rs`: signals derived from a sentence's text and tool (`derive`)
@@ -46,6 +46,7 @@ mod langid;
 mod negation;
 mod payee;
 mod query_slot;
+mod quotes;
 mod subject;
 use negation::{Negation, covers};
 use subject::user_is_subject;
