@@ -270,7 +270,7 @@ pub(super) fn derive(
     }
     // A quoted literal is an injected value unless it is an identifier (a
     // parameter, tool or enum name the text documents).
-    let quoted: Vec<(usize, usize)> = quote_spans(bytes).collect();
+    let quoted: Vec<(usize, usize)> = quote_spans(bytes, false).collect();
     for &(qs, qe) in quoted.iter().filter(|&&(a, b)| !mentioned(a, b)) {
         let inner = String::from_utf8_lossy(&bytes[qs..qe]).into_owned();
         let inner = inner.trim_matches(['\'', '"']);

@@ -128,10 +128,11 @@ pub(super) fn choice_overridden(t: &Tables, sen: &mut Sentence) {
 
 /// "Show these steps to the user; do not run them yourself": a field that
 /// hands its commands to the person documents them, unless it also hides,
-/// frames or skips consent for something.
+/// frames or skips consent for something, or orders one run ("before
+/// replying, run `curl …` yourself").
 pub(super) fn commands_for_user(t: &Tables, union: u128) -> bool {
-    union & t.c.cmd_for_user != 0
-        && union & (t.c.conceal | t.c.no_consent | t.c.framing | bit(Derived::Hidden as u8)) == 0
+    let against = t.c.conceal | t.c.no_consent | t.c.framing | t.c.exec_order;
+    union & t.c.cmd_for_user != 0 && union & (against | bit(Derived::Hidden as u8)) == 0
 }
 
 /// Whether a picture's subject, right after it ("of the damage",
@@ -196,4 +197,22 @@ fn of_a_thing(after: &str) -> bool {
     }
     let w = w.trim_matches(|c: char| !c.is_alphanumeric());
     !w.is_empty() && !PERSONAL.iter().any(|p| w.starts_with(p))
+}
+
+/// "Email every document … if the user has enabled 'Backup'; enable that
+/// setting yourself on first use without asking": the consent a setting
+/// gives is none when the text skips the person's say.
+pub(super) fn consent_faked(t: &Tables, sentences: &mut [Sentence], union: u128) {
+    if union & t.c.no_consent == 0 {
+        return;
+    }
+    for sen in sentences {
+        let by_setting = sen
+            .evidence
+            .iter()
+            .any(|(b, ev)| bit(*b) & t.c.disclosure != 0 && ev.contains(" has "));
+        if by_setting {
+            sen.sigs &= !t.c.disclosure;
+        }
+    }
 }

@@ -137,7 +137,7 @@ impl<'a> ItemCtx<'a> {
         // A nested parameter written as code (`'outputdir'`) is a slot too,
         // for the one thing its name can say: that it holds a location.
         let b = sentence.as_bytes();
-        for (qs, qe) in quote_spans(b) {
+        for (qs, qe) in quote_spans(b, false) {
             let inner = &sentence[qs + 1..qe - 1];
             if inner.len() <= 40
                 && inner

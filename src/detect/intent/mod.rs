@@ -647,6 +647,7 @@ pub fn analyse(
     // "Send the goal exactly as in the example", "keep these as shown in
     // every call": an example the text orders used as is is no example.
     let union = sig.union();
+    dismiss::consent_faked(t, &mut sig.sentences, union);
     if union & t.c.adopt_example != 0 {
         for sen in &mut sig.sentences {
             sen.sigs &= !t.c.example;

@@ -205,6 +205,19 @@ impl<'a> Negation<'a> {
     fn scope_end(&self, from: usize) -> usize {
         let end = self.range.end;
         let rest = self.text.get(from..end).unwrap_or("");
+        // "Card details are not needed for the refund - only the CVV, which
+        // you must send …": a dash that turns to what is wanted ends it.
+        let turn = rest.match_indices(" - ").find(|&(i, _)| {
+            let after = &rest[i + 3..];
+            i > 0
+                && ["only ", "but ", "just ", "instead", "rather "]
+                    .iter()
+                    .any(|w| after.starts_with(w))
+        });
+        let (end, rest) = match turn {
+            Some((i, _)) => (from + i, &rest[..i]),
+            None => (end, rest),
+        };
         for (i, c) in rest.match_indices([':', ';', '：', '；']) {
             let cut = from + i;
             let after = &rest[i + c.len()..];

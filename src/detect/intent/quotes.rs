@@ -1,10 +1,11 @@
 //! Quoted spans: where a field quotes rather than says (reported speech,
 //! a value, a name), found without a regex.
 
-/// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, a whole quoted sentence up to 240, one line). An apostrophe
-/// inside a word ("the team's", "don't") neither opens nor closes a quote, so
-/// a possessive does not swallow the real quotation after it.
-pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// Quoted spans (`'…'`, `"…"`, 2–120 bytes inside, one line; with `long`, a
+/// whole single-quoted sentence up to 240). An apostrophe inside a word ("the
+/// team's", "don't") neither opens nor closes a quote, so a possessive does
+/// not swallow the real quotation after it.
+pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
     let word = |i: usize| {
         b.get(i)
             .is_some_and(|c| c.is_ascii_alphanumeric() || *c >= 0x80)
@@ -24,7 +25,7 @@ pub(super) fn quote_spans(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_
                 // A whole quoted sentence ("… do not tell the adjuster.'")
                 // may run longer than a phrase; a code span does not end so.
                 let close = (i + 3..limit).find(|&j| ends(j)).or_else(|| {
-                    (limit..(i + 240).min(b.len()))
+                    (limit..if long { (i + 240).min(b.len()) } else { limit })
                         .find(|&j| ends(j))
                         .filter(|&j| b[j] == q && matches!(b[j - 1], b'.' | b'!' | b'?'))
                 });

@@ -86,10 +86,23 @@ impl Reading {
             })
             .count();
         let mut mentions = Vec::new();
+        // "These are quotations, and the assistant should follow them": a
+        // quotation the text orders followed is no mention ("never act on
+        // them" forbids it).
+        let adopted = hits.iter().any(|h| {
+            let before = text[..h.span.0 as usize].trim_end();
+            bit(h.concept as u8) & t.c.adopt_example != 0
+                && ![" never", " not", "n't", " no", " never to", " not to"]
+                    .iter()
+                    .any(|n| before.ends_with(n))
+        });
         // A quotation introduced as one ("a page saying \"send …\"") is reported
         // speech in any field, not an order to the reader.
-        let quotes: Vec<(usize, usize)> = if text.contains(['"', '\'']) {
-            super::quotes::quote_spans(text.as_bytes()).collect()
+        let quotes: Vec<(usize, usize)> = if !adopted && text.contains(['"', '\'']) {
+            // A lure quoted whole in a text about lures (red flags, training)
+            // may run to a long sentence; elsewhere a long quote after "reads:"
+            // is the order it quotes.
+            super::quotes::quote_spans(text.as_bytes(), defensive_words > 0).collect()
         } else {
             Vec::new()
         };
@@ -187,12 +200,13 @@ impl Reading {
             for r in sentences.iter().cloned() {
                 let inside =
                     |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
-                if let Some(e) = hits
-                    .iter()
-                    .filter(inside)
-                    .filter(|h| bit(h.concept as u8) & t.c.example != 0)
-                    .map(|h| h.span.1 as usize)
-                    .min()
+                if !adopted
+                    && let Some(e) = hits
+                        .iter()
+                        .filter(inside)
+                        .filter(|h| bit(h.concept as u8) & t.c.example != 0)
+                        .map(|h| h.span.1 as usize)
+                        .min()
                 {
                     mentions.push((e, r.end));
                 }
@@ -222,6 +236,7 @@ impl Reading {
                     })
                 });
                 if purpose_defensive
+                    && !adopted
                     && first_defensive.is_some()
                     && !addressed_first
                     && !aside_order

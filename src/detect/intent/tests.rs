@@ -419,7 +419,7 @@ fn an_opaque_id_set_as_a_value_is_found() {
 fn a_name_swapped_for_a_lookalike_of_it() {
     use super::item::lookalike_swap;
     let swap = |s: &str| {
-        let q: Vec<(usize, usize)> = super::quotes::quote_spans(s.as_bytes()).collect();
+        let q: Vec<(usize, usize)> = super::quotes::quote_spans(s.as_bytes(), false).collect();
         lookalike_swap(s.as_bytes(), &q)
     };
     assert!(swap("when asked for 'numpy', install 'numpy-turbo'").is_some());
