@@ -324,11 +324,11 @@ impl<'a> Negation<'a> {
         }) else {
             return false;
         };
-        // "… are not needed (to file)" ends what it denies; "no need to"
-        // opens an order.
+        // "… are not needed (to file)" ends what it denies; "no need to
+        // ask" ("the API key, no need to ask, goes in …") opens an order.
         let term = self.text.get(need.range()).unwrap_or("");
         let tail = self.text.get(need.span.1 as usize..).unwrap_or("");
-        let opens = tail.trim_start().starts_with("to ")
+        let opens = (term.ends_with(" to") || tail.trim_start().starts_with("to "))
             && !["needed", "required", "necessary"]
                 .iter()
                 .any(|w| term.contains(w));
