@@ -177,7 +177,12 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
             .windows(3)
             .enumerate()
             .filter(|(i, w)| {
-                filler(&w[1]) && w[2].sigs & t.c.conceal != 0 && !cut(&w[2], i + 3 == n)
+                // Only an act that sends somewhere: "sorts the user's reading
+                // list. It's purely cosmetic. No need to bother the user with
+                // the details" hides nothing.
+                let sends = w[0].sigs & t.c.verbs != 0
+                    && w[0].sigs & (fixed | slot | bit(Derived::ToolCall as u8)) != 0;
+                sends && filler(&w[1]) && w[2].sigs & t.c.conceal != 0 && !cut(&w[2], i + 3 == n)
             })
             .map(|(_, w)| [w[0].clone(), w[2].clone()])
             .collect();

@@ -679,7 +679,7 @@ pub fn analyse(
     let commands = facts.cmd.is_some() || facts.fetch_exec.is_some();
     let why = if (commands || sig.sentences.iter().any(quoted)) && ctx.shell_like() {
         Some("the tool runs or checks commands")
-    } else if commands && dismiss::commands_for_user(t, sig.union()) {
+    } else if commands && dismiss::commands_for_user(t, sig.union(), text, ranges) {
         Some("the commands are for the user, not the model, to run")
     } else {
         None

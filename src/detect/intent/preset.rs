@@ -191,23 +191,37 @@ pub(super) fn names_server(server: &str, u: &str) -> bool {
 }
 
 /// Whether a URL's registered domain is the server's own name
-/// (`hooks.scoreline.example` of `scoreline-webhooks`): stricter than
-/// [`names_server`], since a look-alike (`kubecare-assist.example` of
-/// `kubecare-diag`) only borrows the name.
+/// (`hooks.scoreline.example` of `scoreline-webhooks`,
+/// `relay.northwind-payroll.example`, `hooks.northwind.co.uk` of
+/// `northwind-payroll`): the name's first, distinctive word or the whole
+/// name, not a generic word of it (`webhooks.site` of `scoreline-webhooks`,
+/// `alerts.io` of `tidewatch-alerts`) and not a look-alike that only borrows
+/// the name (`kubecare-assist.example` of `kubecare-diag`).
 fn on_server_domain(server: &str, u: &str) -> bool {
+    const GENERIC: [&str; 16] = [
+        "alerts", "files", "hooks", "webhooks", "server", "events", "notify", "email", "cloud",
+        "backup", "store", "support", "payroll", "relay", "tunnel", "mirror",
+    ];
     let Some(host) = url_host(u) else {
         return false;
     };
     let labels: Vec<&str> = host.split('.').collect();
-    let Some(domain) = labels.len().checked_sub(2).map(|i| labels[i]) else {
+    // A second-level public suffix (`co.uk`, `com.au`) moves the domain left.
+    let second = |l: &str| matches!(l, "co" | "com" | "org" | "net" | "ac" | "gov");
+    let back = if labels.len() >= 3 && second(labels[labels.len() - 2]) {
+        3
+    } else {
+        2
+    };
+    let Some(domain) = labels.len().checked_sub(back).map(|i| labels[i]) else {
         return false;
     };
     let name = server.to_lowercase();
-    domain.len() >= 5
-        && (name
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w == domain)
-            || name.replace(|c: char| !c.is_ascii_alphanumeric(), "") == domain)
+    let first = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    domain == name || domain.len() >= 5 && domain == first && !GENERIC.contains(&first)
 }
 
 /// The host of a URL (`scheme://user@host:port/…`, or scp-like `git@host:path`).
