@@ -188,7 +188,7 @@ fn runs_them(text: &str) -> bool {
                 .nth(40)
                 .map_or(rest, |(k, _)| &rest[..k]);
             !negated
-                && (i == 0 || !text[..i].ends_with(char::is_alphanumeric))
+                && !text[..i].ends_with(char::is_alphanumeric)
                 && OBJECT.iter().any(|o| rest.starts_with(o))
                 && HOW.iter().any(|h| head.contains(h))
         })

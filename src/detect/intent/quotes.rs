@@ -25,7 +25,8 @@ pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, 
                 // A whole quoted sentence ("… do not tell the adjuster.'")
                 // may run longer than a phrase; a code span does not end so.
                 let close = (i + 3..limit).find(|&j| ends(j)).or_else(|| {
-                    (limit..if long { (i + 240).min(b.len()) } else { limit })
+                    let end = if long { (i + 240).min(b.len()) } else { limit };
+                    (limit..end)
                         .find(|&j| ends(j))
                         .filter(|&j| b[j] == q && matches!(b[j - 1], b'.' | b'!' | b'?'))
                 });
