@@ -38,7 +38,7 @@ fn main() {
         let mut doc: toml_edit::DocumentMut = text
             .parse()
             .unwrap_or_else(|e| panic!("{} is not valid TOML: {e}", f.display()));
-        expand_people(&mut doc, &f);
+        expand_lists(&mut doc, &f);
         let mut json = String::with_capacity(text.len());
         table(doc.as_table(), &mut json, &f);
         let dest = out.join(rel).with_extension("json");
@@ -47,8 +47,8 @@ fn main() {
         for (key, pre) in prefilters(&doc, &f) {
             write_if_changed(&dest.with_extension(format!("{key}.prefilter")), &pre);
         }
-        for (key, nfas) in pattern_nfas(&doc, &f) {
-            write_if_changed(&dest.with_extension(format!("{key}.nfa")), &nfas);
+        for (ext, nfas) in pattern_nfas(&doc, &f) {
+            write_if_changed(&dest.with_extension(ext), &nfas);
         }
         if let Some(concepts) = doc.get("concept").and_then(|c| c.as_table_like()) {
             write_if_changed(&dest.with_extension("lex"), &lexicon(concepts, &f));
@@ -284,46 +284,96 @@ fn string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// A top-level `people` list (frames.toml: who a person can be) is written
-/// into every `{people}` of the file's patterns as one alternation, and
-/// dropped from the output: one list serves every frame that names a person.
-fn expand_people(doc: &mut toml_edit::DocumentMut, f: &Path) {
-    let Some(list) = doc.remove("people") else {
-        return;
-    };
-    let alts: Vec<&str> = list
-        .as_array()
-        .unwrap_or_else(|| panic!("{}: `people` is not an array", f.display()))
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .unwrap_or_else(|| panic!("{}: `people` holds a non-string", f.display()))
-        })
-        .collect();
-    let alt = format!("(?:{})", alts.join("|"));
-    for (_, item) in doc.iter_mut() {
-        let Some(rows) = item.as_array_of_tables_mut() else {
+/// Word lists written into patterns: a top-level list named here
+/// (frames.toml `people`: who a person can be; patterns.toml `tool_words`:
+/// one-word tool names) is written into every `{name}` of the file's
+/// patterns as one alternation, and dropped from the output: one list serves
+/// every pattern that names a person or a tool.
+const PATTERN_LISTS: [&str; 2] = ["people", "tool_words"];
+
+fn expand_lists(doc: &mut toml_edit::DocumentMut, f: &Path) {
+    for name in PATTERN_LISTS {
+        let Some(list) = doc.remove(name) else {
             continue;
         };
-        for row in rows.iter_mut() {
-            let Some(p) = row.get("pattern").and_then(|v| v.as_str()) else {
+        let alts: Vec<&str> = list
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: `{name}` is not an array", f.display()))
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .unwrap_or_else(|| panic!("{}: `{name}` holds a non-string", f.display()))
+            })
+            .collect();
+        let alt = format!("(?:{})", alts.join("|"));
+        let slot = format!("{{{name}}}");
+        for (_, item) in doc.iter_mut() {
+            let Some(rows) = item.as_array_of_tables_mut() else {
                 continue;
             };
-            if p.contains("{people}") {
-                let expanded = p.replace("{people}", &alt);
-                row["pattern"] = toml_edit::value(expanded);
+            for row in rows.iter_mut() {
+                let Some(p) = row.get("pattern").and_then(|v| v.as_str()) else {
+                    continue;
+                };
+                if p.contains(&slot) {
+                    let expanded = p.replace(&slot, &alt);
+                    row["pattern"] = toml_edit::value(expanded);
+                }
             }
         }
     }
 }
 
-/// Pattern tables whose regexes are run behind a literal prefilter: for each
-/// array of tables, the flags the runtime compiles its `pattern`s with
-/// (case-insensitive?).
-const PATTERN_TABLES: &[(&str, &str, bool)] = &[
-    ("injection.toml", "pattern", true),
-    ("injection.toml", "secret", false),
-    ("lang/frames.toml", "frame", false),
+/// A table of compiled-in patterns: each row of array of tables `key` of
+/// `file` has a `pattern`, compiled to its NFAs (`<key>.nfa`).
+struct PatternTable {
+    file: &'static str,
+    key: &'static str,
+    /// Compiled case-insensitively.
+    ci: bool,
+    /// Run behind a literal prefilter (`<key>.prefilter`).
+    prefilter: bool,
+    /// Its capture groups are read: also the forward NFA with capture
+    /// states (`<key>.caps`).
+    captures: bool,
+}
+
+const PATTERN_TABLES: &[PatternTable] = &[
+    PatternTable {
+        file: "injection.toml",
+        key: "pattern",
+        ci: true,
+        prefilter: true,
+        captures: false,
+    },
+    PatternTable {
+        file: "injection.toml",
+        key: "secret",
+        ci: false,
+        prefilter: true,
+        captures: false,
+    },
+    PatternTable {
+        file: "lang/frames.toml",
+        key: "frame",
+        ci: false,
+        prefilter: true,
+        captures: false,
+    },
+    PatternTable {
+        file: "secrets.toml",
+        key: "format",
+        ci: false,
+        prefilter: true,
+        captures: false,
+    },
+    PatternTable {
+        file: "lang/patterns.toml",
+        key: "pattern",
+        ci: false,
+        prefilter: false,
+        captures: true,
+    },
 ];
 
 /// The compiled prefilter of each pattern table of a data file: `(key,
@@ -341,7 +391,11 @@ const PATTERN_TABLES: &[(&str, &str, bool)] = &[
 /// Aho–Corasick automaton (`src/lang/trie.rs`), so start-up builds nothing.
 fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
     let mut out = Vec::new();
-    for (key, ci, rows) in table_patterns(doc, f) {
+    for (t, rows) in table_patterns(doc, f) {
+        if !t.prefilter {
+            continue;
+        }
+        let (key, ci) = (t.key, t.ci);
         let mut lits: Vec<Vec<u8>> = Vec::new();
         let mut uses: Vec<Vec<(u32, u8, u8)>> = Vec::new();
         let mut index = std::collections::HashMap::<Vec<u8>, usize>::new();
@@ -409,12 +463,11 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
     out
 }
 
-/// The patterns of each pattern table of a data file: `(key,
-/// case-insensitive?, patterns)`.
+/// The patterns of each pattern table of a data file.
 fn table_patterns<'d>(
     doc: &'d toml_edit::DocumentMut,
     f: &Path,
-) -> Vec<(&'static str, bool, Vec<&'d str>)> {
+) -> Vec<(&'static PatternTable, Vec<&'d str>)> {
     let Some(rel) = f
         .strip_prefix("src/data")
         .ok()
@@ -424,7 +477,8 @@ fn table_patterns<'d>(
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (_, key, ci) in PATTERN_TABLES.iter().filter(|t| t.0 == rel) {
+    for t in PATTERN_TABLES.iter().filter(|t| t.file == rel) {
+        let key = t.key;
         let rows = doc
             .get(key)
             .and_then(|i| i.as_array_of_tables())
@@ -438,33 +492,48 @@ fn table_patterns<'d>(
                     .unwrap_or_else(|| panic!("{}: [[{key}]] #{i} has no pattern", f.display()))
             })
             .collect();
-        out.push((*key, *ci, patterns));
+        out.push((t, patterns));
     }
     out
 }
 
 /// Each pattern table's patterns compiled to their forward and reverse NFAs
-/// (`src/pattern_nfa.rs`): `(key, bytes)`. An invalid pattern fails the build.
-fn pattern_nfas(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<u8>)> {
+/// (`src/pattern_nfa.rs`), and for a table whose groups are read, the forward
+/// NFA with capture states: `(file extension, bytes)`. An invalid pattern
+/// fails the build.
+fn pattern_nfas(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(String, Vec<u8>)> {
     use regex_automata::nfa::thompson::Compiler;
     let mut out = Vec::new();
-    for (key, ci, patterns) in table_patterns(doc, f) {
-        let nfas: Vec<_> = patterns
-            .iter()
-            .map(|p| {
-                let build = |reverse| {
-                    Compiler::new()
-                        .syntax(pattern_nfa::syntax(ci))
-                        .configure(pattern_nfa::config(reverse))
-                        .build(p)
-                        .unwrap_or_else(|e| panic!("{}: [[{key}]] pattern {p:?}: {e}", f.display()))
-                };
-                (build(false), build(true))
+    for (t, patterns) in table_patterns(doc, f) {
+        let key = t.key;
+        let build = |p: &str, reverse, captures| {
+            Compiler::new()
+                .syntax(pattern_nfa::syntax(t.ci))
+                .configure(pattern_nfa::config(reverse).which_captures(if captures {
+                    regex_automata::nfa::thompson::WhichCaptures::All
+                } else {
+                    regex_automata::nfa::thompson::WhichCaptures::None
+                }))
+                .build(p)
+                .unwrap_or_else(|e| panic!("{}: [[{key}]] pattern {p:?}: {e}", f.display()))
+        };
+        let encode = |nfas: Vec<Vec<_>>| {
+            pattern_nfa::encode_table(&nfas).unwrap_or_else(|| {
+                panic!("{}: [[{key}]]: an NFA state the format lacks", f.display())
             })
+        };
+        let nfas = patterns
+            .iter()
+            .map(|p| vec![build(p, false, false), build(p, true, false)])
             .collect();
-        let bytes = pattern_nfa::encode_table(&nfas)
-            .unwrap_or_else(|| panic!("{}: [[{key}]]: an NFA state the format lacks", f.display()));
-        out.push((key, bytes));
+        out.push((format!("{key}.nfa"), encode(nfas)));
+        if t.captures {
+            let caps = patterns
+                .iter()
+                .map(|p| vec![build(p, false, true)])
+                .collect();
+            out.push((format!("{key}.caps"), encode(caps)));
+        }
     }
     out
 }

@@ -18,10 +18,22 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, Match, MatchKind, meta};
 use std::sync::{Arc, OnceLock};
 
-/// The compiled NFAs of pattern table `key` of `src/data/<path>.toml`.
+/// The compiled NFAs of pattern table `key` of `src/data/<path>.toml` (`ext`
+/// `caps`: the ones with capture states).
 macro_rules! nfas {
     ($path:literal, $key:literal) => {
-        include_bytes!(concat!(env!("OUT_DIR"), "/data/", $path, ".", $key, ".nfa"))
+        $crate::candidate::nfas!($path, $key, "nfa")
+    };
+    ($path:literal, $key:literal, $ext:literal) => {
+        include_bytes!(concat!(
+            env!("OUT_DIR"),
+            "/data/",
+            $path,
+            ".",
+            $key,
+            ".",
+            $ext
+        ))
     };
 }
 pub(crate) use nfas;
@@ -145,6 +157,14 @@ impl Candidate {
             slow.force();
         }
         Candidate { fast, slow }
+    }
+
+    /// Whether `hay` holds a match.
+    pub fn is_match(&self, hay: &[u8]) -> bool {
+        if let Some(any) = self.fast.as_ref().and_then(|fast| fast.any(hay)) {
+            return any;
+        }
+        self.slow.is_match(hay)
     }
 
     /// Every match in `hay`, in order (as `find_iter`).

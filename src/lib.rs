@@ -30,6 +30,7 @@ pub mod output;
 pub mod parse;
 pub mod pattern_nfa;
 pub mod policy;
+pub mod prebuilt;
 pub mod prefilter;
 pub mod report;
 pub mod rules;

@@ -4,7 +4,8 @@
 //!
 //! One file holds a table's patterns: `count`, `count + 1` offsets, then per
 //! pattern its forward NFA and its reverse NFA (both without capture states:
-//! the lazy DFA ignores them). An NFA is its anchored, unanchored and pattern
+//! the lazy DFA ignores them), or in a table whose groups are read (`.caps`)
+//! its forward NFA with them. An NFA is its anchored, unanchored and pattern
 //! start, its state count, and each state as a tag and its fields (numbers
 //! as LEB128; the offsets little-endian u32). Reading replays the states through
 //! `thompson::Builder`, which assigns the same ids, so the NFA read equals the
@@ -24,6 +25,7 @@ const UNION: u8 = 3;
 const BINARY_UNION: u8 = 4;
 const FAIL: u8 = 5;
 const MATCH: u8 = 6;
+const CAPTURE: u8 = 7;
 
 /// The NFA configuration of a table pattern: what `meta` compiles for the
 /// same pattern with `utf8_empty(false)`, minus capture states.
@@ -99,6 +101,19 @@ pub fn encode(nfa: &NFA, out: &mut Vec<u8>) -> Option<()> {
             }
             State::Fail => out.push(FAIL),
             State::Match { pattern_id } if *pattern_id == PatternID::ZERO => out.push(MATCH),
+            // One pattern: a group's start slot is twice its index, its end one more.
+            State::Capture {
+                next,
+                pattern_id,
+                group_index,
+                slot,
+            } if *pattern_id == PatternID::ZERO
+                && slot.as_usize() / 2 == group_index.as_usize() =>
+            {
+                out.push(CAPTURE);
+                put(out, slot.as_usize());
+                put(out, next.as_usize());
+            }
             _ => return None,
         }
     }
@@ -156,6 +171,15 @@ pub fn decode(b: &[u8], at: &mut usize, reverse: bool) -> Option<NFA> {
             BINARY_UNION => nb.add_union(vec![r.id()?, r.id()?]),
             FAIL => nb.add_fail(),
             MATCH => nb.add_match(),
+            CAPTURE => {
+                let slot = r.num()?;
+                let (next, group) = (r.id()?, u32::try_from(slot / 2).ok()?);
+                if slot % 2 == 0 {
+                    nb.add_capture_start(next, group, None)
+                } else {
+                    nb.add_capture_end(next, group)
+                }
+            }
             _ => return None,
         };
         added.ok()?;
@@ -204,15 +228,17 @@ impl Reader<'_> {
     }
 }
 
-/// A table file: every pattern's forward then reverse NFA, behind an offset
-/// table so one pattern is read without the others.
-pub fn encode_table(nfas: &[(NFA, NFA)]) -> Option<Vec<u8>> {
+/// A table file: each pattern's NFAs (forward then reverse, or the forward
+/// one with capture states), behind an offset table so one pattern is read
+/// without the others.
+pub fn encode_table(nfas: &[Vec<NFA>]) -> Option<Vec<u8>> {
     let mut body = Vec::new();
     let mut offsets = Vec::with_capacity(nfas.len() + 1);
-    for (fwd, rev) in nfas {
+    for one in nfas {
         offsets.push(body.len());
-        encode(fwd, &mut body)?;
-        encode(rev, &mut body)?;
+        for nfa in one {
+            encode(nfa, &mut body)?;
+        }
     }
     offsets.push(body.len());
     let mut out = Vec::with_capacity(body.len() + 4 * (offsets.len() + 1));
@@ -222,8 +248,8 @@ pub fn encode_table(nfas: &[(NFA, NFA)]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Pattern `i`'s bytes in a table file of `count` patterns: its forward NFA,
-/// then its reverse NFA (`None` if the file does not hold them).
+/// Pattern `i`'s bytes in a table file of `count` patterns: its NFAs in the
+/// order written (`None` if the file does not hold them).
 pub fn entry(b: &[u8], count: usize, i: usize) -> Option<&[u8]> {
     let mut r = Reader { b, at: 0 };
     if r.u32()? != count || i >= count {

@@ -197,6 +197,12 @@ impl Prefilter {
         out
     }
 
+    /// Whether some pattern may match `hay`.
+    pub fn may_match(&self, hay: &[u8]) -> bool {
+        let (met, _) = self.meet(hay, false);
+        self.need.iter().zip(&met).any(|(&n, &m)| m & n == n)
+    }
+
     /// The patterns that may match `hay`, in ascending order, each with the
     /// places its matches can start when every alternative of it that may
     /// match starts with known literals.
@@ -309,11 +315,11 @@ fn automaton(lits: &[&[u8]], kind: AhoCorasickKind) -> Option<AhoCorasick> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use regex::bytes::RegexSetBuilder;
 
     /// Every string of the JSON files under `dir`.
-    fn strings(dir: &std::path::Path, out: &mut Vec<String>) {
+    pub(crate) fn strings(dir: &std::path::Path, out: &mut Vec<String>) {
         fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
             match v {
                 serde_json::Value::String(s) => out.push(s.clone()),
@@ -343,7 +349,7 @@ mod tests {
 
     /// The `pattern`s of table `key` of a data file as `build.rs` wrote it
     /// (frames with `{people}` expanded).
-    fn patterns(json: &str, key: &str) -> Vec<String> {
+    pub(crate) fn patterns(json: &str, key: &str) -> Vec<String> {
         let v: serde_json::Value = serde_json::from_str(json).unwrap();
         v[key]
             .as_array()
@@ -366,10 +372,11 @@ mod tests {
         assert!(texts.len() > 10_000, "{} texts", texts.len());
         let injection = crate::data::json!("injection");
         let frames = crate::data::json!("lang/frames");
-        let (pattern, secret, frame) = (
+        let (pattern, secret, frame, format) = (
             patterns(injection, "pattern"),
             patterns(injection, "secret"),
             patterns(frames, "frame"),
+            patterns(crate::data::json!("secrets"), "format"),
         );
         let tables = [
             (
@@ -388,6 +395,12 @@ mod tests {
                 prefilter!("lang/frames", "frame", frame.len()),
                 frame,
                 "frame",
+                false,
+            ),
+            (
+                prefilter!("secrets", "format", format.len()),
+                format,
+                "format",
                 false,
             ),
         ];
@@ -417,6 +430,7 @@ mod tests {
                     for i in set.matches(t.as_bytes()).iter() {
                         matched += 1;
                         assert!(cands.contains(&i), "{key} #{i} matches {t:?}");
+                        assert!(pre.may_match(t.as_bytes()), "{key} #{i} matches {t:?}");
                     }
                 }
             }

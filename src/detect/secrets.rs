@@ -64,7 +64,7 @@ pub fn literal_secret(key: &str, value: &str) -> Option<Confidence> {
         return None;
     }
     // The shared redactor's token formats and secret names (text::redact).
-    if crate::text::redact::credential_formats().is_match(&references().replace_all(v, " ")) {
+    if crate::text::redact::holds_credential(&references().replace_all(v, " ")) {
         return Some(Confidence::Confirmed);
     }
     let residual = references().replace_all(v, "");

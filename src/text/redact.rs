@@ -40,29 +40,58 @@ struct Formats {
     keep: Vec<String>,
 }
 
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: Vec<Format>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Format {
+    /// Names the format in the table (and matches injection.toml's ids).
+    #[allow(dead_code)]
+    id: String,
+    pattern: String,
+    #[serde(default = "yes")]
+    word_boundary: bool,
+    keep: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn file() -> &'static File {
+    static F: OnceLock<File> = OnceLock::new();
+    F.get_or_init(|| crate::data::parse(crate::data::json!("secrets"), "secrets"))
+}
+
+/// Whether a credential format may match `s`: the literals every match of
+/// some format holds occur in it (build.rs's prefilter of the formats). Most
+/// text has none, and then the formats' regex is neither compiled nor run.
+fn format_may_match(s: &str) -> bool {
+    static P: OnceLock<crate::prefilter::Prefilter> = OnceLock::new();
+    P.get_or_init(|| crate::prefilter::prefilter!("secrets", "format", file().format.len()))
+        .may_match(s.as_bytes())
+}
+
+/// Token formats whose shape alone proves a credential (`src/data/secrets.toml`),
+/// as one regex; compiled on first use ([`holds_credential`] asks the
+/// prefilter first).
+pub fn credential_formats() -> &'static Regex {
+    &formats().regex
+}
+
+/// Whether `s` holds a value of a credential format (`src/data/secrets.toml`).
+pub fn holds_credential(s: &str) -> bool {
+    format_may_match(s) && formats().regex.is_match(s)
+}
+
 fn formats() -> &'static Formats {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        format: Vec<Format>,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Format {
-        /// Names the format in the table (and matches injection.toml's ids).
-        #[allow(dead_code)]
-        id: String,
-        pattern: String,
-        #[serde(default = "yes")]
-        word_boundary: bool,
-        keep: Vec<String>,
-    }
-    fn yes() -> bool {
-        true
-    }
     static F: OnceLock<Formats> = OnceLock::new();
     F.get_or_init(|| {
-        let file: File = crate::data::parse(crate::data::json!("secrets"), "secrets");
+        let file = file();
         let alt = |bounded: bool| {
             file.format
                 .iter()
@@ -79,11 +108,6 @@ fn formats() -> &'static Formats {
         keep.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
         Formats { regex, keep }
     })
-}
-
-/// Token formats whose shape alone proves a credential (`src/data/secrets.toml`).
-pub fn credential_formats() -> &'static Regex {
-    &formats().regex
 }
 
 /// The replacement for a secret value: its kind prefix (when it has a known
@@ -296,10 +320,12 @@ fn redact_secrets_once(s: &str) -> Cow<'_, str> {
     }
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
     let mut found: Vec<String> = Vec::new();
-    out = replace(out, credential_formats(), |c| {
-        found.push(c[0].to_string());
-        redacted(&c[0])
-    });
+    if format_may_match(&out) {
+        out = replace(out, &formats().regex, |c| {
+            found.push(c[0].to_string());
+            redacted(&c[0])
+        });
+    }
     if out.contains("://") {
         out = replace(out, urls(), |c| redact_url(&c[0]));
     }
@@ -414,7 +440,7 @@ pub fn redact_url(url: &str) -> String {
                 }
                 None if !is_reference(userinfo)
                     && !is_marker(userinfo)
-                    && (userinfo.len() > 16 || credential_formats().is_match(userinfo)) =>
+                    && (userinfo.len() > 16 || holds_credential(userinfo)) =>
                 {
                     out.push_str(&redacted(userinfo));
                 }
@@ -474,7 +500,11 @@ fn redact_again(out: &str, secret: &str) -> String {
 }
 
 fn redact_formats(s: &str) -> String {
-    credential_formats()
+    if !format_may_match(s) {
+        return s.to_string();
+    }
+    formats()
+        .regex
         .replace_all(s, |c: &regex::Captures<'_>| redacted(&c[0]))
         .into_owned()
 }

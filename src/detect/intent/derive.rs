@@ -77,9 +77,9 @@ pub(super) fn derive(
     let bytes = sentence.as_bytes();
     // An address or value inside a quoted example ("a description saying
     // '… attacker@… …'") is reported, not given.
-    let used = |m: &regex::bytes::Match<'_>| !mentioned(m.start(), m.end());
+    let used = |m: &crate::prebuilt::Match<'_>| !mentioned(m.start(), m.end());
     let live = |start: usize| negated.as_ref().is_none_or(|n| !n.contains(&start));
-    let text = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    let text = |m: crate::prebuilt::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
     if sen.sigs & t.c.user_choice == 0
         && let Some(m) = super::subject::user_choice(t, bytes)
     {
@@ -165,7 +165,7 @@ pub(super) fn derive(
         sen.add(Derived::Value as u8, &e);
     }
     // Group 1 of the first match of `re` that is not a quoted mention.
-    let group = |re: &regex::bytes::Regex| {
+    let group = |re: &crate::prebuilt::Regex| {
         re.captures_iter(bytes)
             .filter_map(|c| c.get(1))
             .find(|m| used(m))

@@ -4,7 +4,7 @@
 
 use super::signals::Sentence;
 use super::tables::{Derived, Tables};
-use regex::bytes::Match;
+use crate::prebuilt::Match;
 
 /// Add each payee `bytes` (a normalised sentence) names as a value and an
 /// account; `digits`: whether it holds any; `used` rejects matches inside a

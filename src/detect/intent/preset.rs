@@ -271,7 +271,8 @@ fn fixed_slot_value(
         .captures_iter(sentence.as_bytes())
         .filter_map(|c| Some((c.get(1).or(c.get(3))?, c.get(2).or(c.get(4))?)))
         .map(|(k, v)| {
-            let s = |m: regex::bytes::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+            let s =
+                |m: crate::prebuilt::Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
             (s(k), s(v))
         })
         .find(|(k, v)| {

@@ -114,7 +114,7 @@ pub(super) fn user_is_subject(before: &str) -> bool {
 pub(super) fn user_choice<'h>(
     t: &super::tables::Tables,
     bytes: &'h [u8],
-) -> Option<regex::bytes::Match<'h>> {
+) -> Option<crate::prebuilt::Match<'h>> {
     t.user_choice_re.find_iter(bytes).find(|m| {
         let after = bytes[m.end()..].trim_ascii_start();
         !(m.as_bytes().ends_with(b"listed") || m.as_bytes().ends_with(b"lists"))

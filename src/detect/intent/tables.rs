@@ -6,7 +6,7 @@ use super::fnv::FnvBuild;
 use crate::finding::{Confidence, Severity};
 use crate::lang::{self, Lexicon};
 use crate::lazy::Lazy;
-use regex::bytes::Regex;
+use crate::prebuilt::Regex;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -289,6 +289,20 @@ pub struct Tables {
     frame_set: crate::prefilter::Prefilter,
 }
 
+/// `patterns.toml`: named signal patterns.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PatternsFile {
+    pattern: Vec<PatternDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PatternDef {
+    name: String,
+    pattern: String,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FramesFile {
@@ -387,7 +401,6 @@ pub(super) struct Concepts {
 #[serde(deny_unknown_fields)]
 struct ToolsFile {
     names: Vec<String>,
-    words: Vec<String>,
     public_hosts: Vec<String>,
     route_placeholders: Vec<String>,
     person_slots: Vec<String>,
@@ -412,7 +425,10 @@ pub fn tables() -> &'static Tables {
     T.get_or_init(|| {
         let lex = Lexicon::from_compiled(crate::data::lexicon!("lang/intent"))
             .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
-        assert!(lex.len() < 64, "intent.toml: too many concepts for the bit set");
+        assert!(
+            lex.len() < 64,
+            "intent.toml: too many concepts for the bit set"
+        );
         let sig = |name: &str| -> u128 {
             if let Some((_, d)) = DERIVED.iter().find(|(n, _)| *n == name) {
                 return bit(*d as u8);
@@ -572,23 +588,59 @@ pub fn tables() -> &'static Tables {
             personal: sig("personal"),
             against_user: sig("against_user"),
             actionable: [
-                "approval_off", "move", "move_weak", "read", "conceal", "override", "shadow_change",
-                "shadow_object", "prefer", "tool_claim", "exec_verb", "no_consent", "deceive", "act",
-                "secret", "private_files", "context", "personal", "user_words", "report_to_user",
-                "user_choice", "narrow_reply", "tool_output", "obey", "session_scope", "rule_modal",
-                "harm", "jailbreak", "lie", "persist", "sec_control", "exec_order", "loop", "ask_user", "bulk", "suppress",
+                "approval_off",
+                "move",
+                "move_weak",
+                "read",
+                "conceal",
+                "override",
+                "shadow_change",
+                "shadow_object",
+                "prefer",
+                "tool_claim",
+                "exec_verb",
+                "no_consent",
+                "deceive",
+                "act",
+                "secret",
+                "private_files",
+                "context",
+                "personal",
+                "user_words",
+                "report_to_user",
+                "user_choice",
+                "narrow_reply",
+                "tool_output",
+                "obey",
+                "session_scope",
+                "rule_modal",
+                "harm",
+                "jailbreak",
+                "lie",
+                "persist",
+                "sec_control",
+                "exec_order",
+                "loop",
+                "ask_user",
+                "bulk",
+                "suppress",
             ]
             .iter()
             .fold(0, |m, n| m | sig(n)),
         };
-        // Compiled on first use (most sentences need few of them).
-        let re = |p: &str| {
-            let p = p.to_string();
+        // Read from build.rs's NFAs on first use (most sentences need few of them).
+        let patterns: PatternsFile =
+            crate::data::parse(crate::data::json!("lang/patterns"), "lang/patterns");
+        let pat = |name: &str| {
+            let count = patterns.pattern.len();
+            let (i, row) = (patterns.pattern.iter().enumerate())
+                .find(|(_, r)| r.name == name)
+                .unwrap_or_else(|| panic!("patterns.toml: no pattern `{name}`"));
+            let p = row.pattern.clone();
             Lazy::pattern(move || {
-                regex::bytes::RegexBuilder::new(&p)
-                    .unicode(false)
-                    .build()
-                    .unwrap_or_else(|e| panic!("intent pattern {p}: {e}"))
+                let nfas = crate::candidate::nfas!("lang/patterns", "pattern");
+                let caps = crate::candidate::nfas!("lang/patterns", "pattern", "caps");
+                Regex::new(nfas, caps, count, i, &p)
             })
         };
         let frames_file: FramesFile =
@@ -644,79 +696,45 @@ pub fn tables() -> &'static Tables {
                 .filter_map(|p| p.split_once('='))
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
-            call_argument: re(r#"(?:^|[\s(,\[{])([a-z_][a-z0-9_.]*)\s*[=:]\s*("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s,)\]]{1,200})"#),
-            sample_call: re(r"\b([a-z][a-z0-9_]{2,60})\s*\(([^()\n]{3,300})\)"),
-            slot_constant: re(r#"\b([a-z][a-z0-9_]*)\s*[=:]\s*("[^"\n]{2,60}"|'[^'\n]{2,60}')|\bset(?:ting|s)?\s+['`"]?([a-z][a-z0-9_]*)['`"]?\s+to\s+("[^"\n]{2,60}"|'[^'\n]{2,60}')"#),
+            call_argument: pat("call_argument"),
+            sample_call: pat("sample_call"),
+            slot_constant: pat("slot_constant"),
             own_value_words: tools.own_value_words,
-            preset_dest: re(r"(?:^|_)(?:to|cc|bcc|recipients?|reply_to|forward(?:_to)?|watchers?|reviewers?|assignees?|attendees?|invitees?|guests?|subscribers?|followers?|members?|collaborators?|editors?|grants?|share(?:_with)?|shared_with|notify|notifications?|alerts?|remote|mirror|upstream|origin|push|webhook|hook|callback|endpoint|base_url|api_url|server_url|index(?:_url)?|extra_index_url|registry|upload|sync|backup|export|destination|dest|target|sink|relay|payee|beneficiary|beneficiaries|payout|wallet|iban|collector|telemetry|report(?:_to)?|audit)(?:_|$)"),
-            preset_generic: re(r"^(?:url|uri|address|host|server|location|link)$"),
-            preset_identity: re(r"(?:^|_)(?:from|sender|author|committer|identity|login|user(?:name)?|owner|maintainer|contact|support|signer)(?:_|$)"),
+            preset_dest: pat("preset_dest"),
+            preset_generic: pat("preset_generic"),
+            preset_identity: pat("preset_identity"),
             stop: stop_map,
             stop_langs,
-            known_word: {
-                let alt = tools
-                    .words
-                    .iter()
-                    .map(|w| regex::escape(w))
-                    .collect::<Vec<_>>()
-                    .join("|");
-                re(&format!(
-                    r"'({alt})'|(?:^|[^a-z0-9_'])({alt}) tools?\b|\b(?:call|calls|calling|invoke|invokes|invoking)\s+(?:the\s+)?({alt})\b"
-                ))
-            },
+            known_word: pat("known_word"),
             c,
-            url: re(r#"(?:https?|s?ftp|wss?|s3|gs|smb|webdav|scp)://[^\s"'<>)\]`]+(?:[<{][^\n<>{}]{1,40}[>}][^\s"')\]`]*)*|\bwww\.[a-z0-9-]+\.[a-z][^\s"'<>)\]`]*"#),
-            email: re(r"[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}"),
-            ip: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
-            auto_fetch: re(r"!\[|<img\b|\b(?:image|images|thumbnail|pixel|badge|avatar|icon|picture|photo|qr\s+code|banner)\b|\.(?:png|gif|jpe?g|svg|webp)\b"),
-            // Also an account named as code ("our escrow account `vaultkeeper_07`") and
-            // a key written as a UUID ("use the settlement key 6f1c2a90-…").
-            account_number: re(r"\b(?:account|acct|routing|sort\s+code|aba)\s*(?:number|no\.?|#|:)?\s*\d[\d -]{5,}\d\b|(?:\b(?:cuenta|conta|compte|conto|konto|kontonummer|rekening|rekeningnummer|hesap|hesab\S*|rachun\S*|numer\s+konta|t\xc3\xa0i\s+kho\xe1\xba\xa3n)|\xd1\x81\xd1\x87(?:\xd1\x91|\xd0\xb5)\xd1\x82\S*|\xe8\xb4\xa6(?:\xe6\x88\xb7|\xe5\x8f\xb7)|\xe5\xb8\xb3\xe6\x88\xb6|\xe5\x8f\xa3\xe5\xba\xa7|\xea\xb3\x84\xec\xa2\x8c|\xe0\xa4\x96\xe0\xa4\xbe\xe0\xa4\xa4\xe0\xa4\xbe|\xd8\xad\xd8\xb3\xd8\xa7\xd8\xa8)\s*(?:n[o\xc2]\S{0,2}|nr\.?|numer|nomor|numaras\S*|s\xe1\xbb\x91|\xd0\xbd\xd0\xbe\xd0\xbc\xd0\xb5\xd1\x80|#|:)?\s*\d[\d -]{5,}\d\b|\b(?:account|wallet|escrow|payee|beneficiary|member\s+number|chave|key)\s+(?:id\s+|number\s+|no\.?\s+)?'[a-z0-9][\w.-]{3,40}'|\b(?:ledger|sub-?ledger|wallet|account|distribution\s+list|fund|publisher|payee|vendor|supplier|beneficiary|merchant|cost\s+cent(?:er|re))\s+(?:code\s+|id\s+)?[a-z]{2,6}-(?:[a-z0-9]{1,8}-)?\d{1,6}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bacct_[0-9a-z]{10,24}\b"),
-            // Only as a destination ("to", "into", "at", or a party named there with its
-            // host in brackets: "to the benchmarking partner (feed.x.example)"): a host named in passing
-            // ("calls api.openai.com", "a lure on paypa1.com") sends nothing there.
-            // File names (`install.sh`, `app.py`, `index.md`) end in no listed domain.
-            postal: re(r"\b(?:unit|suite|flat|apt\.?|apartment|bldg\.?|building|dock|bay|pier|warehouse|depot)\s+[0-9]{1,4}[a-z]?,?\s+[0-9]{1,5}[a-z]?,?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|rd|street|st|avenue|ave|lane|ln|way|drive|dr|boulevard|blvd|estate|close|court|crescent|place|quay|wharf|terrace|square|highway|hwy|parkway|row|park)\b|\b[0-9]{1,5}[a-z]?\s+(?:[a-z][a-z'.-]+\s+){1,3}?(?:road|street|avenue|lane|drive|boulevard|crescent|quay|wharf|terrace|highway|parkway|trading\s+estate|industrial\s+estate|business\s+park),\s+[a-z][a-z' -]{1,30},?\s+(?:[a-z]{1,2}[0-9][a-z0-9]?\s*[0-9][a-z]{2}|(?:[a-z]{2}\s+)?[0-9]{5})\b"),
-            host: re(r#"\b(?:to|into|at|towards)\s+(?:the\s+)?(?:(?:host|server|endpoint|domain|site|address)\s+)?(?:(?:[\w'-]+\s+){0,5}?\()?['`]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|io|co|dev|app|xyz|info|biz|site|online|top|cloud|ru|cn|tk|example|test|invalid|onion|ai|uk|de|fr|jp|kr|br)\b(?:[:/][^\s"'<>)\]`]*)?)"#),
-            // A container image pulled from a registry named in the text.
-            image_ref: re(r"\b(?:image|images|from|pull|pulls|pulling|registry)\s*[:=]?\s*['`\x22]?((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,12}(?::\d{2,5})?/[a-z0-9._/-]+(?::[\w.-]+|@sha256:[0-9a-f]+)?)"),
-            query_template: re(r"[?&][a-z][a-z0-9_.-]{0,30}=[<{][^<>{}\n]{1,80}[>}](?:&[a-z][a-z0-9_.-]{0,30}=(?:[<{][^<>{}\n]{1,80}[>}]|[^\s&]*))*"),
-            host_template: re(r"(?:[<{][^<>{}\n]{1,60}[>}]\.)+(?:[a-z0-9<>{}_-]+\.)*[a-z0-9-]+\.[a-z]{2,}\b"),
-            // Letters first and a digit or dash inside: `#ext-mirror-447`, not a heading or `#1`.
-            channel: re(r"(?:^|[\s(,])(#[a-z][a-z0-9_]*[-\d][a-z0-9_.-]{1,60})"),
-            // The last group of an IBAN may be short (DE: 22 characters, 4 + 4·4 + 2).
-            iban: re(r"\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,3})?\b"),
-            vpa: re(r"\b[a-z0-9][a-z0-9._-]{1,40}@(?:ok[a-z]{2,12}|ybl|paytm|upi|ibl|axl|apl|axisbank|hdfcbank|icici|sbi|kotak|yesbank|pt(?:hdfc|sbi|axis|yes))\b(?:[^.@\w-]|$)"),
-            // Ethereum, Bitcoin, and base58 addresses (Solana, Tron), lowercased.
-            wallet: re(r"\b0x[0-9a-f]{40}\b|\b(?:bc1|[13])[a-z0-9]{25,39}\b|\b[1-9a-z]{32,44}\b"),
-            user_choice_re: re(r"\b(?:the\s+[a-z'\-]{2,20}|they|he|she)\s+(?:had\s+|have\s+|has\s+|originally\s+|actually\s+|first\s+)?(?:asked\s+for|asks\s+for|named|names|picked|picks|chose|chooses|specified|specifies|requested|requests|typed|types|gave|gives|entered|enters|listed|lists|selected|selects|wanted|wants|expects?|expected|supplied|supplies|provided|provides)\b|\b(?:stated|chosen|entered|requested|named|given|typed|supplied|picked|selected|provided)\s+by\s+the\s+[a-z'\-]{2,20}\b"),
-            quote_intro: re(r"(?:\bsaying|\bsays|\bsay|\bsaid|\breads|\bwording|\bphrases?(?:\s+like)?|\blines?\s+like|\blike|\bsuch\s+as|\be\.g\.,?|\bfor\s+example,?|\bfor\s+instance,?|\bquoting|\bquoted|\bwrites|\bwrote|\bmessages?(?:\s+like)?|\btext|\bstrings?|\b(?:samples?|examples?|lures?|scams?|phishing|attacks?|payloads?)\b(?:[^:']|'[^':]{1,30}'){0,50}:)\s*[:(]?\s*$"),
-            // A slot named as the destination: into/in/as/to `x`, "set `x` to", "in the x field",
-            // and an identifier sent to after a verb of sending ("send … to billing_sync").
-            dest: re(r#"\b(?:into|in|inside|as|within)\s+(?:the\s+|this\s+|its\s+|their\s+)?'([a-z0-9_.\-]{2,60})'|\b(?:send|sends|forward|forwards|post|posts|pass|passes|deliver|delivers|upload|uploads|share|shares|push|pushes|submit|submits)\b[^.;]{0,60}?\bto\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in|inside|as)\s+(?:the\s+|this\s+|its\s+)?([a-z0-9_]{2,60})\s+(?:field|parameter|param|argument|property|slot|value)\b|\bset\s+'([a-z0-9_.\-]{2,60})'\s+to\b|\b(?:a|an|the|new|extra)\s+(?:key|field|property|attribute|entry)\s+'?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)'?|\bset\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b[^.;]{0,30}?\bto\b|\binto\s+(?:the\s+)?(?:body|payload|request|query|header|notes?|metadata)\b|\bwith\s+'?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)'?\s+(?:holding|containing|carrying|set\s+to|filled\s+with)\b|\bset\s+the\s+(?:delivery\s+|shipping\s+|billing\s+)?(?:address|recipient|payee|destination|iban|remote|branch|registry|endpoint|webhook)\s+to\b|\b(?:to|into)\s+the\s+[a-z]+\s+as\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|\b(?:into|in)\s+(?:the\s+|each\s+|every\s+)?(?:[a-z]+\s+)?(?:body|payload|request\s+body|query\s+string|headers?)\b"#),
-            // An order to call a tool: call/invoke/use/run/follow up with + a code-formatted or known name.
-            call: re(r#"\b(?:call|calls|calling|invoke|invokes|invoking|use|uses|using|run|runs|running|trigger|triggers|execute|follow\s+up\s+with|then\s+with|pass\s+(?:it|them|this|the\s+\w+)\s+to|send\s+(?:it|them)\s+to|hand\s+(?:it|them)\s+to)\s+(?:the\s+|a\s+|your\s+)?'([a-z][a-z0-9_.\-]{2,60})'"#),
-            // Assigning a slot a value: "set it to", "fill the filter with".
-            assign: re(r"\b(?:set|fill|make|compose|build|derive|prefix|suffix|fill\s+in)\s+(?:it|them|this|that|the\s+[a-z_]+|each\s+[a-z_]+|every\s+[a-z_]+|'[^']{2,40}')\s+(?:to|with|from|using|as)\b|\bfollowed\s+by\b|\bjoined\s+with\b|\bconcatenat"),
-            // Another server named: "the Notion server's", "from the contacts server", "the Postgres MCP server".
-            // A class of tools beyond this one: "any deploy or kubectl tool", "every e-mail tool".
-            // "Into this" names the slot unless a place follows ("into this conversation").
-            here: re(r"\b(?:here|in here|into this\s+(?:one|box|string|text)|in this (?:field|parameter|param|value|slot|argument)|into this (?:field|parameter|param|value|slot|argument)|this (?:field|parameter|value|slot))\b|\binto this(?:\s*$|\s*[.,;:)])"),
-            // The model's own setup, however it is called: "what you were told", "the text above the first user message".
-            self_ref: re(r"\byou\s+(?:were|are|have\s+been|got)\s+(?:told|handed|given|asked|instructed|configured|set\s+up|deployed|briefed|prompted|provided|shown)\b|\b(?:gave|handed|told|instructed|supplied|provided|sent)\s+you\b(?:\s+\w+){0,3}\s+(?:privately|at\s+start|initially|before|earlier|when|up\s+top|at\s+the\s+(?:top|start)|beforehand|in\s+advance)|\b(?:in|from|of)\s+your\s+(?:context|prompt|configuration|instructions|setup|preamble)\b|\byou\s+(?:operate|run|work|act)\s+under\b|\b(?:available|connected)\s+to\s+you\b|\bwhoever\s+(?:deployed|configured|set\s+up)\s+you\b|\byour\s+(?:operator|deployer|developer|host(?:\s+application)?|platform)(?:'s)?\s+(?:configuration|instructions|notes|setup|directions|rules|settings|prompt)\b|\babove\s+the\s+first\s+(?:user|student|customer|human)?\s*(?:message|turn)\b|\b(?:configured|set\s+up|prompted|primed|instructed|briefed|programmed|seeded)\s+you\b"),
-            // `call get_compensation`, `via send_message`: a tool named without code marks.
-            bare_call: re(r"\b(?:call|calls|calling|invoke|invokes|run|runs|via)\s+(?:the\s+)?(?:[a-z0-9-]{2,30}(?:\s+(?:mcp\s+)?(?:server|plugin|connector|integration))?'s\s+)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b"),
-            bare_word_call: re(r"\b(?:call|calls|calling|invoke|invokes)\s+(?:the\s+)?([a-z][a-z0-9]{5,60})\b"),
-            // `in comment`, `into notes`, `memo 칸에`, `填入 notes`: a parameter named without code marks (checked against the tool's parameters).
-            bare_dest: re(r"\b(?:in|into|as|to|inside|along\s+with|together\s+with|alongside)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\b|\b(?:begin|start|prefix|preface|end|open)\s+(?:the\s+)?([a-z][a-z0-9_]{2,40})\s+with\b|\bfill\s+'?([a-z][a-z0-9_.]{2,40})'?\s+with\b|'([a-z][a-z0-9_.]{2,40})'\s+(?:holds|should\s+hold|must\s+hold|should\s+contain|must\s+contain|gets|receives)\b|\b([a-z][a-z0-9_]{2,40})\s+(?:now\s+|always\s+)?(?:holds|carries|should\s+hold|must\s+hold|should\s+carry|must\s+carry|should\s+contain|must\s+contain)\b|\b([a-z][a-z0-9_]{2,40})\s*(?:칸에|란에|필드에|항목에|에|欄に|フィールドに|に|字段|栏)|(?:填入|写入|放入|填到|写到|放到|填写到)\s*([a-z][a-z0-9_]{2,40})\b"),
-            // "desktop-commander's `start_process`", "Playwright's `browser_navigate`".
-            possessive_tool: re(r"\b([a-z0-9][a-z0-9_\-]{2,30})'s\s+'([a-z][a-z0-9_\-]{2,60})'"),
-            // Account, routing and card numbers: a concrete value injected into a call.
-            long_number: re(r"\b\d{6,}\b"),
-            // An international phone number: "+34 600 112 233", "+1-415-555-0100".
-            phone: re(r"\+\d{1,3}[ .-]?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}\b"),
-            // Secret-shaped variable names: GITHUB_TOKEN, *_API_KEY, DB_PASSWORD.
-            env_secret: re(r"(?:\b|\*)[a-z0-9]*_(?:token|tokens|key|keys|secret|secrets|password|passwd|pass|pat|apikey|credentials?)\b"),
+            url: pat("url"),
+            email: pat("email"),
+            ip: pat("ip"),
+            auto_fetch: pat("auto_fetch"),
+            account_number: pat("account_number"),
+            postal: pat("postal"),
+            host: pat("host"),
+            image_ref: pat("image_ref"),
+            query_template: pat("query_template"),
+            host_template: pat("host_template"),
+            channel: pat("channel"),
+            iban: pat("iban"),
+            vpa: pat("vpa"),
+            wallet: pat("wallet"),
+            user_choice_re: pat("user_choice_re"),
+            quote_intro: pat("quote_intro"),
+            dest: pat("dest"),
+            call: pat("call"),
+            assign: pat("assign"),
+            here: pat("here"),
+            self_ref: pat("self_ref"),
+            bare_call: pat("bare_call"),
+            bare_word_call: pat("bare_word_call"),
+            bare_dest: pat("bare_dest"),
+            possessive_tool: pat("possessive_tool"),
+            long_number: pat("long_number"),
+            phone: pat("phone"),
+            env_secret: pat("env_secret"),
         }
     })
 }
