@@ -25,15 +25,7 @@ macro_rules! nfas {
         $crate::candidate::nfas!($path, $key, "nfa")
     };
     ($path:literal, $key:literal, $ext:literal) => {
-        include_bytes!(concat!(
-            env!("OUT_DIR"),
-            "/data/",
-            $path,
-            ".",
-            $key,
-            ".",
-            $ext
-        ))
+        $crate::data::compiled!($path, $key, $ext)
     };
 }
 pub(crate) use nfas;

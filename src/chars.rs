@@ -1,6 +1,6 @@
 //! The Unicode character families (`src/data/unicode.toml`, pinned to one
 //! Unicode version): what stage 1 flags, and the one set of invisible
-//! characters every output escapes ([`crate::text::is_invisible`]).
+//! characters every output escapes ([`invisible`]).
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -91,6 +91,33 @@ pub fn is_invisible(cp: u32) -> bool {
             }
         })
         .is_ok()
+}
+
+/// True for characters a reader cannot see or that change how text renders:
+/// controls, format characters, invisible operators, tags, variation selectors,
+/// BiDi controls, and unusual whitespace (the `invisible` families of
+/// `src/data/unicode.toml`, the same table stage 1 flags from).
+pub fn invisible(c: char) -> bool {
+    let cp = c as u32;
+    // Printable ASCII is never invisible: no table lookup for the common case.
+    !(0x20..0x7F).contains(&cp) && is_invisible(cp)
+}
+
+/// Printable ASCII, tab, newline and carriage return only: text that can hold no
+/// invisible, control or non-Latin character (checked without decoding).
+pub fn is_plain_ascii(s: &str) -> bool {
+    // Non-short-circuit `|`/`&` over fixed 32-byte chunks: the compiler turns each
+    // chunk into a few vector compares (about 8× a byte-at-a-time `all`).
+    fn plain(b: u8) -> bool {
+        (b.wrapping_sub(0x20) < 0x5F) | (b == b'\t') | (b == b'\n') | (b == b'\r')
+    }
+    let mut chunks = s.as_bytes().chunks_exact(32);
+    for chunk in &mut chunks {
+        if !chunk.iter().fold(true, |all, &b| all & plain(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| plain(b))
 }
 
 #[cfg(test)]

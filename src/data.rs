@@ -13,6 +13,23 @@ macro_rules! json {
 }
 pub(crate) use json;
 
+/// A file `build.rs` compiled from pattern table `key` of
+/// `src/data/<path>.toml`: `<path>.<key>.<ext>` (`nfa`, `caps`, `prefilter`).
+macro_rules! compiled {
+    ($path:literal, $key:literal, $ext:literal) => {
+        include_bytes!(concat!(
+            env!("OUT_DIR"),
+            "/data/",
+            $path,
+            ".",
+            $key,
+            ".",
+            $ext
+        ))
+    };
+}
+pub(crate) use compiled;
+
 /// A lexicon file (`src/data/<path>.toml` with `[concept.*]` tables) as
 /// `build.rs` compiled it, for `Lexicon::from_compiled`.
 macro_rules! lexicon {

@@ -178,7 +178,7 @@ mod tests {
     use super::Regex;
     use crate::candidate::nfas;
     use crate::pattern_nfa::{config, decode, entry, syntax};
-    use crate::prefilter::tests::{patterns, strings};
+    use crate::prefilter::tests::{dev_texts, patterns};
     use regex_automata::nfa::thompson::{Compiler, WhichCaptures};
 
     /// The NFAs with capture states read back equal to the ones compiled, and
@@ -187,13 +187,7 @@ mod tests {
     /// pattern on up to 400 strings where it matches, and as many where not).
     #[test]
     fn signal_patterns_equal_the_regex_crate() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut texts = Vec::new();
-        strings(&root.join("tests/corpora/dev"), &mut texts);
-        let texts: Vec<String> = texts
-            .iter()
-            .map(|t| crate::lang::normalize(t).text)
-            .collect();
+        let texts = dev_texts();
         let list = patterns(crate::data::json!("lang/patterns"), "pattern");
         let (blob, caps) = (
             nfas!("lang/patterns", "pattern"),

@@ -31,14 +31,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 macro_rules! prefilter {
     ($path:literal, $key:literal, $patterns:expr) => {
         crate::prefilter::Prefilter::from_compiled(
-            include_bytes!(concat!(
-                env!("OUT_DIR"),
-                "/data/",
-                $path,
-                ".",
-                $key,
-                ".prefilter"
-            )),
+            crate::data::compiled!($path, $key, "prefilter"),
             $patterns,
         )
     };
@@ -349,6 +342,17 @@ pub(crate) mod tests {
 
     /// The `pattern`s of table `key` of a data file as `build.rs` wrote it
     /// (frames with `{people}` expanded).
+    /// Every string of the dev corpus, normalised as the reader sees it.
+    pub(crate) fn dev_texts() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts = Vec::new();
+        strings(&root.join("tests/corpora/dev"), &mut texts);
+        texts
+            .iter()
+            .map(|t| crate::lang::normalize(t).text)
+            .collect()
+    }
+
     pub(crate) fn patterns(json: &str, key: &str) -> Vec<String> {
         let v: serde_json::Value = serde_json::from_str(json).unwrap();
         v[key]
@@ -517,13 +521,7 @@ pub(crate) mod tests {
         use crate::candidate::{Candidate, meta_regex, nfas};
         use crate::pattern_nfa::{config, decode, entry, syntax};
         use regex_automata::nfa::thompson::Compiler;
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut texts = Vec::new();
-        strings(&root.join("tests/corpora/dev"), &mut texts);
-        let texts: Vec<String> = texts
-            .iter()
-            .map(|t| crate::lang::normalize(t).text)
-            .collect();
+        let texts = dev_texts();
         let injection = crate::data::json!("injection");
         let frames = crate::data::json!("lang/frames");
         let tables: [(&'static [u8], Vec<String>, bool); 3] = [

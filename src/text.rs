@@ -9,38 +9,14 @@ pub mod redact;
 
 pub use log::{log_json, log_line, log_text, workflow_command};
 pub use redact::{redact_args, redact_command, redact_secrets, redact_url};
-
-/// True for characters a reader cannot see or that change how text renders:
-/// controls, format characters, invisible operators, tags, variation selectors,
-/// BiDi controls, and unusual whitespace (the `invisible` families of
-/// `src/data/unicode.toml`, the same table stage 1 flags from).
-pub fn is_invisible(c: char) -> bool {
-    let cp = c as u32;
-    // Printable ASCII is never invisible: no table lookup for the common case.
-    !(0x20..0x7F).contains(&cp) && crate::chars::is_invisible(cp)
-}
+// Character tests live with the character families (`crate::chars`), below
+// the text reader (`crate::lang`) that shares them.
+pub use crate::chars::{invisible as is_invisible, is_plain_ascii};
 
 /// Does `s` hold any [`is_invisible`] character? Printable ASCII (with tab, newline
 /// and carriage return) is checked a byte at a time, without decoding.
 pub fn has_invisible(s: &str) -> bool {
     !is_plain_ascii(s) && s.chars().any(is_invisible)
-}
-
-/// Printable ASCII, tab, newline and carriage return only: text that can hold no
-/// invisible, control or non-Latin character (checked without decoding).
-pub fn is_plain_ascii(s: &str) -> bool {
-    // Non-short-circuit `|`/`&` over fixed 32-byte chunks: the compiler turns each
-    // chunk into a few vector compares (about 8× a byte-at-a-time `all`).
-    fn plain(b: u8) -> bool {
-        (b.wrapping_sub(0x20) < 0x5F) | (b == b'\t') | (b == b'\n') | (b == b'\r')
-    }
-    let mut chunks = s.as_bytes().chunks_exact(32);
-    for chunk in &mut chunks {
-        if !chunk.iter().fold(true, |all, &b| all & plain(b)) {
-            return false;
-        }
-    }
-    chunks.remainder().iter().all(|&b| plain(b))
 }
 
 /// Render text so that every invisible or control character is shown as `<U+XXXX>`.

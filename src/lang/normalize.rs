@@ -23,7 +23,7 @@ pub fn normalize(raw: &str) -> Normalized {
     } else {
         raw
     };
-    if crate::text::is_plain_ascii(src) {
+    if crate::chars::is_plain_ascii(src) {
         return Normalized {
             text: ascii_collapsed(src),
         };
@@ -32,7 +32,7 @@ pub fn normalize(raw: &str) -> Normalized {
     {
         let visible: String = src
             .chars()
-            .filter(|&c| (!crate::text::is_invisible(c) || is_space(c)) && !arabic_mark(c))
+            .filter(|&c| (!crate::chars::invisible(c) || is_space(c)) && !arabic_mark(c))
             .map(|c| if is_space(c) { ' ' } else { c })
             .collect();
         // Most text is already in NFKC: the quick check skips the decomposition.
