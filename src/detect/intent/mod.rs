@@ -588,6 +588,7 @@ pub fn analyse(
             || sentence.contains("'s '")
             // An IBAN, wallet or account number beside any signal.
             || payee::digit_run(sentence)
+            || payee::named_account(t, sentence)
             || preset::opens_with_param(&ctx, sentence)
         {
             let start = range.start;

@@ -91,6 +91,13 @@ pub(super) fn postal(
 /// of an IBAN, a card, account or routing number (a wallet holds digits
 /// too). One linear pass, cheap enough to ask of every sentence: a wallet
 /// is often the only thing its sentence names.
+/// An account or routing number named as such ("sort code 04-00-75,
+/// account 31926819"): numbers too short or too split for [`digit_run`].
+pub(super) fn named_account(t: &Tables, sentence: &str) -> bool {
+    sentence.bytes().filter(u8::is_ascii_digit).count() >= 6
+        && t.account_number.is_match(sentence.as_bytes())
+}
+
 pub(super) fn digit_run(sentence: &str) -> bool {
     let mut run = 0;
     for w in sentence.split_whitespace() {
