@@ -157,8 +157,8 @@ pub(super) fn derive(
     // A contact line ("Media contact: press@…", "support: help@…") gives the
     // server's own address; nothing is sent there.
     if sentence.contains('@')
-        && let Some(m) = t.email.find_iter(bytes).find(used)
-        && !super::grid::contact_line(&sentence[..m.start()])
+        && let Some(m) = (t.email.find_iter(bytes))
+            .find(|m| used(m) && !super::grid::contact_line(&sentence[..m.start()]))
     {
         let e = text(m);
         sen.add(Derived::WhereExt as u8, &e);

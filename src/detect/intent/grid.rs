@@ -162,6 +162,11 @@ pub(super) fn example_parentheses(text: &str) -> Vec<std::ops::Range<usize>> {
 /// A line that only introduces a contact address: its text before the
 /// address is a contact label (`media contact:`, `support:`, `press inquiries:`).
 pub(super) fn contact_line(before: &str) -> bool {
+    // The sender of what the tool sends ("a copy is sent to that address
+    // from reports@…"): the server's own address, where nothing goes.
+    if before.trim_end().ends_with(" from") {
+        return true;
+    }
     let label = before.trim_end().trim_end_matches(':').trim();
     let label = label.rsplit('\n').next().unwrap_or(label);
     !label.is_empty()
