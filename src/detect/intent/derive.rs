@@ -603,17 +603,6 @@ fn own_tool(ctx: &ItemCtx<'_>, sen: &mut Sentence, name: &str) {
 /// Where an order's verb would stand in a sentence: past a list marker, a
 /// short label ending in `:` ("note for the assistant:") and adverbs that
 /// may precede an imperative ("also", "then", "quietly").
-/// Whether `text` opens with a third-person singular verb form ("deletes",
-/// "sends", "pushes"): a description of what something does. Base forms
-/// that end in `s` ("pass", "access", "process") end in `ss`.
-pub(super) fn third_person(text: &str) -> bool {
-    let w = text
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("");
-    w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us")
-}
-
 pub(super) fn order_start(sentence: &str) -> usize {
     const FILLERS: [&str; 16] = [
         "also",

@@ -60,6 +60,7 @@ mod task_input;
 pub(crate) mod tests;
 mod transcript;
 mod untold;
+mod verb_form;
 
 pub use evaluate::analyse_item;
 pub use fnv::{Fnv, FnvBuild};
@@ -542,7 +543,8 @@ pub fn analyse(
                 && h.span.1 as usize > at
                 && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
                 && h.lang == lang::Lang::En
-        }) && !derive::third_person(&text[at..])
+        }) && !verb_form::third_person(&text[at..])
+            && !verb_form::gerund(&text[at..])
         {
             sen.add(Derived::Imperative as u8, &text[h.range()]);
         }

@@ -113,6 +113,16 @@ fn a_sentence_as_spanish_as_portuguese_keeps_both_languages() {
 
 #[test]
 fn a_third_person_verb_describes_and_a_base_form_orders() {
+    for (text, gerund) in [
+        ("running processes", true),
+        ("sending the report", true),
+        ("adding", true),
+        ("bring it", false),
+        ("string them together", false),
+        ("run the script", false),
+    ] {
+        assert_eq!(super::verb_form::gerund(text), gerund, "{text}");
+    }
     for (text, third) in [
         ("deletes every record", true),
         ("sends the report", true),
@@ -123,7 +133,8 @@ fn a_third_person_verb_describes_and_a_base_form_orders() {
         ("focus on", false),
         ("is", false),
     ] {
-        assert_eq!(derive::third_person(text), third, "{text}");
+        assert!(!super::verb_form::gerund(text), "{text}");
+        assert_eq!(super::verb_form::third_person(text), third, "{text}");
     }
 }
 
