@@ -21,6 +21,7 @@ mod tuning33;
 mod tuning34;
 mod tuning35;
 mod tuning36;
+mod tuning37;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {
