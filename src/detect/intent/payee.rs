@@ -87,10 +87,6 @@ pub(super) fn postal(
     }
 }
 
-/// A run of ten digits or more, spaces allowed between groups: the shape
-/// of an IBAN, a card, account or routing number (a wallet holds digits
-/// too). One linear pass, cheap enough to ask of every sentence: a wallet
-/// is often the only thing its sentence names.
 /// An account or routing number named as such ("sort code 04-00-75,
 /// account 31926819"): numbers too short or too split for [`digit_run`].
 pub(super) fn named_account(t: &Tables, sentence: &str) -> bool {
@@ -98,6 +94,10 @@ pub(super) fn named_account(t: &Tables, sentence: &str) -> bool {
         && t.account_number.is_match(sentence.as_bytes())
 }
 
+/// A run of ten digits or more, spaces allowed between groups: the shape
+/// of an IBAN, a card, account or routing number (a wallet holds digits
+/// too). One linear pass, cheap enough to ask of every sentence: a wallet
+/// is often the only thing its sentence names.
 pub(super) fn digit_run(sentence: &str) -> bool {
     let mut run = 0;
     for w in sentence.split_whitespace() {
