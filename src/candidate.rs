@@ -18,14 +18,10 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, Match, MatchKind, meta};
 use std::sync::{Arc, OnceLock};
 
-/// The compiled NFAs of pattern table `key` of `src/data/<path>.toml` (`ext`
-/// `caps`: the ones with capture states).
+/// The compiled NFAs of pattern table `key` of `src/data/<path>.toml`.
 macro_rules! nfas {
     ($path:literal, $key:literal) => {
-        $crate::candidate::nfas!($path, $key, "nfa")
-    };
-    ($path:literal, $key:literal, $ext:literal) => {
-        $crate::data::compiled!($path, $key, $ext)
+        $crate::data::compiled!($path, $key, "nfa")
     };
 }
 pub(crate) use nfas;

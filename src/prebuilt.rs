@@ -119,12 +119,10 @@ impl Regex {
         Some(self.groups_of(m))
     }
 
-    /// Every match's groups, in order.
-    pub fn captures_iter<'h>(&self, hay: &'h [u8]) -> std::vec::IntoIter<Captures<'h>> {
-        self.find_iter(hay)
-            .map(|m| self.groups_of(m))
-            .collect::<Vec<_>>()
-            .into_iter()
+    /// Every match's groups, in order; a match's groups are read only when
+    /// it is reached (callers mostly stop at the first that fits).
+    pub fn captures_iter<'h>(&self, hay: &'h [u8]) -> impl Iterator<Item = Captures<'h>> {
+        self.find_iter(hay).map(|m| self.groups_of(m))
     }
 
     /// The PikeVM of the NFA with capture states, built on first use.
@@ -191,7 +189,7 @@ mod tests {
         let list = patterns(crate::data::json!("lang/patterns"), "pattern");
         let (blob, caps) = (
             nfas!("lang/patterns", "pattern"),
-            nfas!("lang/patterns", "pattern", "caps"),
+            crate::data::compiled!("lang/patterns", "pattern", "caps"),
         );
         let (mut compared, mut grouped) = (0, 0);
         for (i, p) in list.iter().enumerate() {

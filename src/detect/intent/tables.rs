@@ -639,7 +639,7 @@ pub fn tables() -> &'static Tables {
             let p = row.pattern.clone();
             Lazy::pattern(move || {
                 let nfas = crate::candidate::nfas!("lang/patterns", "pattern");
-                let caps = crate::candidate::nfas!("lang/patterns", "pattern", "caps");
+                let caps = crate::data::compiled!("lang/patterns", "pattern", "caps");
                 Regex::new(nfas, caps, count, i, &p)
             })
         };
