@@ -32,14 +32,6 @@ fn re(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     })
 }
 
-/// The credential formats of `src/data/secrets.toml`, compiled once: one
-/// regex (the formats in table order) and the prefixes a redaction keeps,
-/// longest first.
-struct Formats {
-    regex: Regex,
-    keep: Vec<String>,
-}
-
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -76,20 +68,16 @@ fn format_may_match(s: &str) -> bool {
         .may_match(s.as_bytes())
 }
 
-/// Token formats whose shape alone proves a credential (`src/data/secrets.toml`),
-/// as one regex; compiled on first use ([`holds_credential`] asks the
-/// prefilter first).
-pub fn credential_formats() -> &'static Regex {
-    &formats().regex
-}
-
 /// Whether `s` holds a value of a credential format (`src/data/secrets.toml`).
 pub fn holds_credential(s: &str) -> bool {
-    format_may_match(s) && formats().regex.is_match(s)
+    format_may_match(s) && credential_formats().is_match(s)
 }
 
-fn formats() -> &'static Formats {
-    static F: OnceLock<Formats> = OnceLock::new();
+/// Token formats whose shape alone proves a credential (`src/data/secrets.toml`),
+/// as one regex (the formats in table order), compiled on first use
+/// ([`holds_credential`] asks the prefilter first).
+pub fn credential_formats() -> &'static Regex {
+    static F: OnceLock<Regex> = OnceLock::new();
     F.get_or_init(|| {
         let file = file();
         let alt = |bounded: bool| {
@@ -102,11 +90,17 @@ fn formats() -> &'static Formats {
         };
         // Bounded formats after one ASCII word boundary, then the unbounded ones.
         let pattern = format!("(?-u:\\b)(?:{})|{}", alt(true), alt(false));
-        let regex = Regex::new(&pattern)
-            .unwrap_or_else(|e| panic!("src/data/secrets.toml: {pattern}: {e}"));
-        let mut keep: Vec<String> = file.format.iter().flat_map(|f| f.keep.clone()).collect();
+        Regex::new(&pattern).unwrap_or_else(|e| panic!("src/data/secrets.toml: {pattern}: {e}"))
+    })
+}
+
+/// The prefixes a redaction keeps, longest first (no regex needed for them).
+fn keep() -> &'static [String] {
+    static K: OnceLock<Vec<String>> = OnceLock::new();
+    K.get_or_init(|| {
+        let mut keep: Vec<String> = file().format.iter().flat_map(|f| f.keep.clone()).collect();
         keep.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
-        Formats { regex, keep }
+        keep
     })
 }
 
@@ -115,8 +109,7 @@ fn formats() -> &'static Formats {
 pub fn redacted(secret: &str) -> String {
     let n = secret.chars().count();
     // The kind prefix is kept only ahead of a real body (a bare `sk-x` keeps nothing).
-    match formats()
-        .keep
+    match keep()
         .iter()
         .find(|p| secret.starts_with(p.as_str()) && n >= p.chars().count() + 8)
     {
@@ -321,7 +314,7 @@ fn redact_secrets_once(s: &str) -> Cow<'_, str> {
     let mut out: Cow<'_, str> = Cow::Borrowed(s);
     let mut found: Vec<String> = Vec::new();
     if format_may_match(&out) {
-        out = replace(out, &formats().regex, |c| {
+        out = replace(out, credential_formats(), |c| {
             found.push(c[0].to_string());
             redacted(&c[0])
         });
@@ -503,8 +496,7 @@ fn redact_formats(s: &str) -> String {
     if !format_may_match(s) {
         return s.to_string();
     }
-    formats()
-        .regex
+    credential_formats()
         .replace_all(s, |c: &regex::Captures<'_>| redacted(&c[0]))
         .into_owned()
 }
