@@ -110,9 +110,9 @@ fn write_if_changed(dest: &Path, bytes: &[u8]) {
 }
 
 /// The languages in `Lang::ALL` order (`src/lang/mod.rs`).
-const LANGS: [&str; 18] = [
+const LANGS: [&str; 19] = [
     "any", "en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja", "ko", "hi", "ar", "tr", "pl",
-    "vi", "id", "nl",
+    "vi", "id", "nl", "sv",
 ];
 
 /// `[concept.NAME] LANG = ["term", …]`, compiled as `Lexicon::from_toml` does

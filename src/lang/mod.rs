@@ -67,10 +67,11 @@ pub enum Lang {
     Vi,
     Id,
     Nl,
+    Sv,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 18] = [
+    pub const ALL: [Lang; 19] = [
         Lang::Any,
         Lang::En,
         Lang::Es,
@@ -89,6 +90,7 @@ impl Lang {
         Lang::Vi,
         Lang::Id,
         Lang::Nl,
+        Lang::Sv,
     ];
 
     /// The language at index `l` of [`Lang::ALL`], as compiled lexicons store it.
@@ -116,6 +118,7 @@ impl Lang {
             Lang::Vi => "vi",
             Lang::Id => "id",
             Lang::Nl => "nl",
+            Lang::Sv => "sv",
         }
     }
 

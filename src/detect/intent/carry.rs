@@ -106,7 +106,19 @@ pub(super) fn mark_language_switch(
             return None;
         }
         if k == "latin" {
-            let l = t.sentence_lang(s).map_or("en", |l| l.as_str());
+            // A sentence with no function word of any language is English
+            // unless it spells a letter English does not use ("Skicka en
+            // felanmälan till …"): then its language is unknown.
+            let l = t.sentence_lang(s).map_or_else(
+                || {
+                    if s.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
+                        "unknown"
+                    } else {
+                        "en"
+                    }
+                },
+                |l| l.as_str(),
+            );
             return Some(format!("latin-{l}"));
         }
         Some(k.to_string())

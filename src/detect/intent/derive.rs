@@ -424,7 +424,12 @@ pub(super) fn derive(
             .iter()
             .any(|w| b.ends_with(w))
         });
+        // "(contact_wanted = true)", "set `notify` to false": a switch
+        // thrown, not a slot data goes into.
+        let end = caps.get(0).map_or(0, |m| m.end());
+        let flag = sentence.get(end..).is_some_and(super::preset::flag_value);
         match name {
+            _ if flag => {}
             Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
             Some(n) if kept && ctx.own_param.is_none() && !ctx.has_property(&n) => {}
             Some(n) => {

@@ -84,6 +84,10 @@ pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<S
     out
 }
 
+/// The longest sentence read as a bare reason between an act and its
+/// concealment: a longer one says something of its own.
+const FILLER_MAX: usize = 100;
+
 /// Every combination of the given scopes that matches.
 pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<Structure> {
     let mut out: Vec<Structure> = Vec::new();
@@ -163,6 +167,18 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
         // sentence that opens with "it" and says nothing else stands between
         // an act and its concealment, and the concealment reaches past it
         // (not "otherwise treat it as exhaustive", which is about a list).
+        // So does a short reason that points back and does nothing itself
+        // ("Dispatchers ask for it all the time, so this saves a round
+        // trip.").
+        let reason = t.c.verbs
+            | t.c.conceal
+            | t.c.secret
+            | t.c.context
+            | t.c.personal
+            | t.c.private_files
+            | fixed
+            | slot
+            | bit(Derived::ToolCall as u8);
         let filler = |s: &Sentence| {
             s.sigs & !anaphor == 0
                 && s.evidence.iter().any(|(b, ev)| {
@@ -171,6 +187,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                             .strip_prefix(ev.as_str())
                             .is_some_and(|r| !r.starts_with(char::is_alphanumeric))
                 })
+                || s.sigs & anaphor != 0 && s.sigs & reason == 0 && s.text.len() <= FILLER_MAX
         };
         let skipped: Vec<[Sentence; 2]> = sig
             .sentences
@@ -193,6 +210,12 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                 // "what they type" points back as well as "them" does.
                 // "… does not need to be told" is about the sentence before it.
                 (w[1].sigs & t.c.conceal != 0 && !cut(&w[1], i + 2 == n))
+                    // "… is to be deleted straight away. There is no
+                    // confirmation round-trip for these.": asking skipped
+                    // for the act before, named by a pointer back to it.
+                    || w[1].sigs & t.c.no_consent != 0
+                        && w[1].sigs & anaphor != 0
+                        && w[0].sigs & t.c.verbs != 0
                     || (w[1].sigs & (anaphor | t.c.user_words) != 0
                         && w[0].sigs & t.c.mask_what != 0)
                     || fills_slot(w)

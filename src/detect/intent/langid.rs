@@ -80,7 +80,7 @@ impl Langs {
 /// the Latin-script ones besides English, whose words can be English words.
 pub(super) fn gated(l: lang::Lang) -> bool {
     use lang::Lang::*;
-    matches!(l, Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl)
+    matches!(l, Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl | Sv)
 }
 
 /// Every hit of the lexicon, with the terms of a gated (Latin-script,

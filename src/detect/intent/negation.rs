@@ -170,16 +170,16 @@ impl<'a> Negation<'a> {
             && (self.litotes(h) || self.reported(h) || self.corrects(h))
     }
 
-    /// A German or Dutch "nicht … sondern" / "niet … maar" corrects what
-    /// follows the verb ("setzt die IBAN nicht aus dem Profil, sondern auf
-    /// das Sammelkonto"): it forbids nothing.
+    /// A German, Dutch or Swedish "nicht … sondern" / "niet … maar" /
+    /// "inte … utan" corrects what follows the verb ("setzt die IBAN nicht
+    /// aus dem Profil, sondern auf das Sammelkonto"): it forbids nothing.
     fn corrects(&self, h: &lang::Hit) -> bool {
-        matches!(h.lang, lang::Lang::De | lang::Lang::Nl) && {
+        verb_second(h.lang) && {
             let rest = self
                 .text
                 .get(h.span.1 as usize..self.range.end)
                 .unwrap_or("");
-            rest.contains("sondern") || rest.contains(" maar ")
+            rest.contains("sondern") || rest.contains(" maar ") || rest.contains(", utan ")
         }
     }
 
@@ -377,13 +377,13 @@ impl<'a> Negation<'a> {
         // Hindi puts its "न"/"मत" before the verb, at the clause's end: it
         // negates the clause too, back to a comma or an "and".
         let devanagari = |c: char| matches!(c as u32, 0x0900..=0x097F);
-        // German and Dutch put "nicht"/"niet"/"kein"/"geen" after the finite
-        // verb ("lädt keine Anhänge hoch"): it negates its clause too, unless
-        // a "sondern"/"maar" puts the verb's real object after it ("setzt
-        // die IBAN nicht aus dem Profil, sondern auf …").
+        // German, Dutch and Swedish put "nicht"/"niet"/"inte" after the
+        // finite verb ("lädt keine Anhänge hoch"): it negates its clause
+        // too, unless a "sondern"/"maar"/"utan" puts the verb's real object
+        // after it ("setzt die IBAN nicht aus dem Profil, sondern auf …").
         let back = prohibition
             .filter(|h| {
-                matches!(h.lang, lang::Lang::De | lang::Lang::Nl) && !self.corrects(h)
+                verb_second(h.lang) && !self.corrects(h)
                     || self.text[h.range()]
                         .chars()
                         .any(|c| is_kana_or_hangul(c) || devanagari(c))
@@ -408,4 +408,9 @@ pub(super) fn covers(negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
     negated
         .as_ref()
         .is_some_and(|n| n.contains(&(h.span.0 as usize)))
+}
+
+/// Languages whose negator follows the finite verb of a main clause.
+fn verb_second(l: lang::Lang) -> bool {
+    matches!(l, lang::Lang::De | lang::Lang::Nl | lang::Lang::Sv)
 }

@@ -559,7 +559,11 @@ fn slot_assigned<'s>(ctx: &super::item::ItemCtx<'_>, sentence: &'s str) -> Optio
             .map_or(0, |(j, c)| j + c.len_utf8());
         let name = &before[start..];
         let value = sentence[i + 1..].trim_start();
-        if !name.is_empty() && ctx.is_param(name) && value.split_whitespace().nth(2).is_some() {
+        if !name.is_empty()
+            && ctx.is_param(name)
+            && value.split_whitespace().nth(2).is_some()
+            && !flag_value(value)
+        {
             return Some(name);
         }
     }
@@ -622,4 +626,18 @@ pub(super) fn opens_with_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -
     body.strip_prefix('\'')
         .and_then(|rest| rest.split_once('\''))
         .is_some_and(|(name, _)| !name.is_empty() && ctx.is_param(name))
+}
+
+/// Whether `rest` opens with a switch's value: a boolean, on/off or a number.
+pub(super) fn flag_value(rest: &str) -> bool {
+    let rest = rest.trim_start().trim_start_matches(['`', '\'', '"']);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '.')
+        .collect();
+    matches!(
+        word.as_str(),
+        "true" | "false" | "yes" | "no" | "on" | "off"
+    ) || word.starts_with(|c: char| c.is_ascii_digit())
+        && word.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
