@@ -223,6 +223,12 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
                     // employee's own IBAN goes in reference": the user's value
                     // moved aside for the one named before.
                     || w[1].sigs & t.c.against_user != 0 && w[0].sigs & fixed != 0
+                    // "![route](https://…?s={…}&d={…}) Fill the slots from
+                    // the load and the conversation": what the URL's slots
+                    // carry, said in the next sentence.
+                    || w[0].sigs & bit(Derived::UrlTemplate as u8) != 0
+                        && w[1].sigs & t.c.move_ != 0
+                        && w[1].sigs & (t.c.context | t.c.secret | t.c.personal) != 0
             })
             .map(|(_, w)| w)
             .chain(skipped.iter().map(|w| &w[..]))
