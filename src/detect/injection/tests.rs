@@ -65,6 +65,22 @@ pub(super) fn tool(name: &str, description: &str, props: serde_json::Value) -> S
     )
 }
 
+/// `s` with one more tool, whose input schema has the properties `props`.
+pub(super) fn with_tool(
+    mut s: ServerSurface,
+    name: &str,
+    description: &str,
+    props: serde_json::Value,
+) -> ServerSurface {
+    s.tools.push(Item::new(
+        name,
+        json!({"name": name, "description": description,
+               "inputSchema": {"type": "object", "properties": props}}),
+        None,
+    ));
+    s
+}
+
 fn surface_tool(name: &str, raw: serde_json::Value) -> ServerSurface {
     let src = Source {
         location: Location::new("t.json", 1, 1),

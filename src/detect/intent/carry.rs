@@ -109,16 +109,11 @@ pub(super) fn mark_language_switch(
             // A sentence with no function word of any language is English
             // unless it spells a letter English does not use ("Skicka en
             // felanmälan till …"): then its language is unknown.
-            let l = t.sentence_lang(s).map_or_else(
-                || {
-                    if s.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
-                        "unknown"
-                    } else {
-                        "en"
-                    }
-                },
-                |l| l.as_str(),
-            );
+            let l = match t.sentence_lang(s) {
+                Some(l) => l.as_str(),
+                None if s.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) => "unknown",
+                None => "en",
+            };
             return Some(format!("latin-{l}"));
         }
         Some(k.to_string())

@@ -631,13 +631,11 @@ pub(super) fn opens_with_param(ctx: &super::item::ItemCtx<'_>, sentence: &str) -
 /// Whether `rest` opens with a switch's value: a boolean, on/off or a number.
 pub(super) fn flag_value(rest: &str) -> bool {
     let rest = rest.trim_start().trim_start_matches(['`', '\'', '"']);
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '.')
-        .collect();
-    matches!(
-        word.as_str(),
-        "true" | "false" | "yes" | "no" | "on" | "off"
-    ) || word.starts_with(|c: char| c.is_ascii_digit())
-        && word.chars().all(|c| c.is_ascii_digit() || c == '.')
+    let word = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .next()
+        .unwrap_or("");
+    matches!(word, "true" | "false" | "yes" | "no" | "on" | "off")
+        || word.starts_with(|c: char| c.is_ascii_digit())
+            && word.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
