@@ -23,6 +23,7 @@ mod tuning35;
 mod tuning36;
 mod tuning37;
 mod tuning38;
+mod tuning39;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

@@ -478,7 +478,9 @@ pub fn tables() -> &'static Tables {
             }
         }
         let c = Concepts {
-            mask_control: sig("persist") | sig("sec_control") | sig("bulk"),
+            // What an action is aimed at: a foothold, a control, everything
+            // at once, or a place anyone can read (a blog tool's own).
+            mask_control: sig("persist") | sig("sec_control") | sig("bulk") | sig("public_place"),
             persist: sig("persist"),
             sec_control: sig("sec_control"),
             mask_what: sig("secret")
