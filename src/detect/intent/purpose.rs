@@ -33,13 +33,20 @@ pub(super) fn judge(
             crate::text::truncate_chars(name, 30)
         )
     };
+    // A next sentence that points back and names a slot ("the IBAN the user
+    // types …; fill payee_iban with it") says where this one's data goes.
+    let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
+    let points_back: Vec<bool> = sentences.iter().map(|s| s.sigs & anaphor != 0).collect();
     for (i, sen) in sentences.iter_mut().enumerate() {
         let what = sen.sigs & t.c.mask_what;
         let aim = sen.sigs & t.c.mask_control;
         if what | aim == 0 {
             continue;
         }
-        let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
+        let mut slot = ctx.slot_purpose(&text[ranges[i].clone()]);
+        if points_back.get(i + 1) == Some(&true) {
+            slot |= ctx.slot_purpose(&text[ranges[i + 1].clone()]);
+        }
         // What an action is aimed at, judged apart from the data it names.
         if aim != 0 {
             if aim & !(purpose | slot) == 0 {
