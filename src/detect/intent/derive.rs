@@ -4,8 +4,8 @@
 //! order's verb stands).
 
 use super::item::{
-    ItemCtx, QUERY_SLOTS, dotted_tools, identifiers, lookalike_swap, opaque_id, own_name,
-    own_tool_names, same_name, squash, tool_shaped, word_in,
+    ItemCtx, QUERY_SLOTS, arrow_pair, dotted_tools, identifiers, lookalike_swap, opaque_id,
+    own_name, own_tool_names, same_name, squash, tool_shaped, word_in,
 };
 use super::quotes::quote_spans;
 use super::signals::Sentence;
@@ -295,15 +295,24 @@ pub(super) fn derive(
         let identifier = inner
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-        if !identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4 {
+        // One of the tool's switches set in code (`student_confirmed: true`)
+        // documents the call, it injects nothing.
+        let switch = inner.split_once([':', '=']).is_some_and(|(k, v)| {
+            ctx.booleans
+                .iter()
+                .any(|b| b == k.trim().to_lowercase().as_str())
+                && matches!(v.trim(), "true" | "false")
+        });
+        if !switch && (!identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4) {
             sen.add(Derived::Value as u8, inner);
             break;
         }
     }
     // "When they ask for `pandas`, install `pandas-turbo`": a name swapped for
     // a look-alike of it puts a value of the text's own in the user's place.
+    // So does a pair of a rewrite table ("private → public").
     if sen.sigs & t.c.shadow_change != 0
-        && let Some(swap) = lookalike_swap(bytes, &quoted)
+        && let Some(swap) = lookalike_swap(bytes, &quoted).or_else(|| arrow_pair(sentence))
     {
         sen.add(Derived::Value as u8, &swap);
     }

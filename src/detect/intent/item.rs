@@ -594,3 +594,31 @@ pub(super) fn lookalike_swap(bytes: &[u8], quoted: &[(usize, usize)]) -> Option<
     }
     None
 }
+
+/// A pair of a rewrite table the text writes ("private → public",
+/// "`pymarc` -> `pymarc-plus`"): the text's own value for the user's.
+pub(super) fn arrow_pair(text: &str) -> Option<String> {
+    fn word(w: &str) -> Option<&str> {
+        let w = w.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'));
+        (!w.is_empty()
+            && w.len() <= 60
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/' | '@')))
+        .then_some(w)
+    }
+    for arrow in ["→", "->", "=>", "⇒"] {
+        for (i, _) in text.match_indices(arrow) {
+            let before = text[..i].split_whitespace().next_back().and_then(word);
+            let after = text[i + arrow.len()..]
+                .split_whitespace()
+                .next()
+                .and_then(word);
+            if let (Some(a), Some(b)) = (before, after)
+                && a != b
+            {
+                return Some(format!("{a} → {b}"));
+            }
+        }
+    }
+    None
+}
