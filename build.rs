@@ -110,9 +110,9 @@ fn write_if_changed(dest: &Path, bytes: &[u8]) {
 }
 
 /// The languages in `Lang::ALL` order (`src/lang/mod.rs`).
-const LANGS: [&str; 19] = [
+const LANGS: [&str; 22] = [
     "any", "en", "es", "fr", "de", "pt", "it", "ru", "zh", "ja", "ko", "hi", "ar", "tr", "pl",
-    "vi", "id", "nl", "sv",
+    "vi", "id", "nl", "sv", "ro", "hu", "sw",
 ];
 
 /// `[concept.NAME] LANG = ["term", …]`, compiled as `Lexicon::from_toml` does

@@ -68,10 +68,13 @@ pub enum Lang {
     Id,
     Nl,
     Sv,
+    Ro,
+    Hu,
+    Sw,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 19] = [
+    pub const ALL: [Lang; 22] = [
         Lang::Any,
         Lang::En,
         Lang::Es,
@@ -91,6 +94,9 @@ impl Lang {
         Lang::Id,
         Lang::Nl,
         Lang::Sv,
+        Lang::Ro,
+        Lang::Hu,
+        Lang::Sw,
     ];
 
     /// The language at index `l` of [`Lang::ALL`], as compiled lexicons store it.
@@ -119,6 +125,9 @@ impl Lang {
             Lang::Id => "id",
             Lang::Nl => "nl",
             Lang::Sv => "sv",
+            Lang::Ro => "ro",
+            Lang::Hu => "hu",
+            Lang::Sw => "sw",
         }
     }
 

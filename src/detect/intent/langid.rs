@@ -80,7 +80,10 @@ impl Langs {
 /// the Latin-script ones besides English, whose words can be English words.
 pub(super) fn gated(l: lang::Lang) -> bool {
     use lang::Lang::*;
-    matches!(l, Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl | Sv)
+    matches!(
+        l,
+        Es | Fr | De | Pt | It | Tr | Pl | Vi | Id | Nl | Sv | Ro | Hu | Sw
+    )
 }
 
 /// Every hit of the lexicon, with the terms of a gated (Latin-script,
