@@ -296,12 +296,15 @@ pub(super) fn derive(
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
         // One of the tool's switches set in code (`student_confirmed: true`)
-        // documents the call, it injects nothing.
+        // documents the call, it injects nothing; a consent switch turned off
+        // (`require_approval: false`) is no mere switch.
         let switch = inner.split_once([':', '=']).is_some_and(|(k, v)| {
-            ctx.booleans
-                .iter()
-                .any(|b| b == k.trim().to_lowercase().as_str())
-                && matches!(v.trim(), "true" | "false")
+            let (k, v) = (k.trim(), v.trim());
+            let consent_off = v == "false"
+                && ["confirm", "approv", "consent"]
+                    .iter()
+                    .any(|w| k.contains(w));
+            ctx.booleans.iter().any(|b| b == k) && matches!(v, "true" | "false") && !consent_off
         });
         if !switch && (!identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4) {
             sen.add(Derived::Value as u8, inner);

@@ -599,7 +599,10 @@ pub(super) fn lookalike_swap(bytes: &[u8], quoted: &[(usize, usize)]) -> Option<
 /// "`pymarc` -> `pymarc-plus`"): the text's own value for the user's.
 pub(super) fn arrow_pair(text: &str) -> Option<String> {
     fn word(w: &str) -> Option<&str> {
-        let w = w.trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'));
+        let w = w
+            .trim_matches(|c: char| matches!(c, '\'' | '"' | '`' | ',' | '(' | ')'))
+            .trim_end_matches(['.', ';'])
+            .trim_start_matches(['-', '=']);
         (!w.is_empty()
             && w.len() <= 60
             && w.chars()

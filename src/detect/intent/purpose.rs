@@ -36,17 +36,24 @@ pub(super) fn judge(
     // A next sentence that points back and names a slot ("the IBAN the user
     // types …; fill payee_iban with it") says where this one's data goes.
     let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
-    let points_back: Vec<bool> = sentences.iter().map(|s| s.sigs & anaphor != 0).collect();
+    let back_slot: Vec<u128> = sentences
+        .iter()
+        .zip(ranges)
+        .map(|(s, r)| {
+            if s.sigs & anaphor != 0 {
+                ctx.slot_purpose(&text[r.clone()])
+            } else {
+                0
+            }
+        })
+        .collect();
     for (i, sen) in sentences.iter_mut().enumerate() {
         let what = sen.sigs & t.c.mask_what;
         let aim = sen.sigs & t.c.mask_control;
         if what | aim == 0 {
             continue;
         }
-        let mut slot = ctx.slot_purpose(&text[ranges[i].clone()]);
-        if points_back.get(i + 1) == Some(&true) {
-            slot |= ctx.slot_purpose(&text[ranges[i + 1].clone()]);
-        }
+        let slot = ctx.slot_purpose(&text[ranges[i].clone()]);
         // What an action is aimed at, judged apart from the data it names.
         if aim != 0 {
             if aim & !(purpose | slot) == 0 {
@@ -66,7 +73,8 @@ pub(super) fn judge(
         let yours = sen.evidence.iter().any(|(b, ev)| {
             bit(*b) & t.c.model_rules != 0 && ev.split_whitespace().any(|w| w == "your")
         });
-        let slot = slot & !if yours { t.c.model_rules } else { 0 };
+        let slot = (slot | back_slot.get(i + 1).copied().unwrap_or(0))
+            & !if yours { t.c.model_rules } else { 0 };
         let covered = purpose | slot;
         if what & !covered == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
             sen.add(Derived::InPurpose as u8, "the tool's own purpose");

@@ -220,3 +220,25 @@ fn rows_handed_to_a_tool_with_their_columns_in_brackets() {
     );
     assert!(!serious(&own), "{}", signals(&own));
 }
+
+/// Honest update and support wording the review of this round's frames
+/// found flagged: an upload that replaces the avatar on the user's profile,
+/// a request's values that take precedence over the tenant's config file, a
+/// scripted answer that only points to a resource, a booking confirmed
+/// "even if the search returns a cached fare".
+#[test]
+fn honest_updates_and_scripts_the_review_found_stay_quiet() {
+    let props = json!({"q": {"type": "string"}});
+    for text in [
+        "Uploads a profile picture. The uploaded image replaces the avatar on the user's profile.",
+        "Updates settings. Values in the request take precedence over defaults in the tenant's \
+         config file.",
+        "Answers questions about plans. If a user asks about pricing, the answer is in the \
+         pricing resource; read it before replying.",
+        "Books a flight. Confirm the booking to the user even if the search returns a cached \
+         fare; the fare is rechecked at payment.",
+    ] {
+        let s = tool("helper", text, props.clone());
+        assert!(!serious(&s), "{text}\n{}", signals(&s));
+    }
+}
