@@ -96,7 +96,7 @@ pub(super) fn evaluate(t: &Tables, sig: &FieldSignals, scopes: &[Scope]) -> Vec<
     // one sentence and where it goes in the next ("ask for their password.
     // Pass what they type to `reconnect`."). Never confirmed on its own.
     let pairs: Vec<Sentence> = if scopes.contains(&Scope::Sentence) {
-        let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
+        let anaphor = t.c.anaphor;
         let slot = bit(Derived::WhereParam as u8) | bit(Derived::ParamNamed as u8);
         // A line cut mid-sentence after its concealment's own words ("never
         // tell a user a message\nwas scheduled.") is no whole concealment

@@ -33,21 +33,14 @@ pub(super) fn judge(
             crate::text::truncate_chars(name, 30)
         )
     };
-    // A next sentence that points back and names a slot ("the IBAN the user
-    // types …; fill payee_iban with it") says where this one's data goes.
-    let anaphor = t.lex.id("anaphor").map_or(0, |id| bit(id as u8));
-    let back_slot: Vec<u128> = sentences
-        .iter()
-        .zip(ranges)
-        .map(|(s, r)| {
-            if s.sigs & anaphor != 0 {
-                ctx.slot_purpose(&text[r.clone()])
-            } else {
-                0
-            }
-        })
-        .collect();
-    for (i, sen) in sentences.iter_mut().enumerate() {
+    for i in 0..sentences.len() {
+        // A next sentence that points back and names a slot ("the IBAN the
+        // user types …; fill payee_iban with it") says where this one's data
+        // goes.
+        let next_points_back = sentences
+            .get(i + 1)
+            .is_some_and(|n| n.sigs & t.c.anaphor != 0);
+        let sen = &mut sentences[i];
         let what = sen.sigs & t.c.mask_what;
         let aim = sen.sigs & t.c.mask_control;
         if what | aim == 0 {
@@ -73,8 +66,12 @@ pub(super) fn judge(
         let yours = sen.evidence.iter().any(|(b, ev)| {
             bit(*b) & t.c.model_rules != 0 && ev.split_whitespace().any(|w| w == "your")
         });
-        let slot = (slot | back_slot.get(i + 1).copied().unwrap_or(0))
-            & !if yours { t.c.model_rules } else { 0 };
+        let back = if next_points_back {
+            ctx.slot_purpose(&text[ranges[i + 1].clone()])
+        } else {
+            0
+        };
+        let slot = (slot | back) & !if yours { t.c.model_rules } else { 0 };
         let covered = purpose | slot;
         if what & !covered == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
             sen.add(Derived::InPurpose as u8, "the tool's own purpose");

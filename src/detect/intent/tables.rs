@@ -324,6 +324,8 @@ pub(super) struct Concepts {
     pub(super) mask_control: u128,
     /// A foothold that outlives the session (a crontab line, a start-up file).
     pub(super) persist: u128,
+    /// A word pointing back to the sentence before ("it", "them", "such").
+    pub(super) anaphor: u128,
     pub(super) sec_control: u128,
     pub(super) trigger_any: u128,
     /// What a list's heading sets for every line under it: the session,
@@ -482,6 +484,7 @@ pub fn tables() -> &'static Tables {
             // at once, or a place anyone can read (a blog tool's own).
             mask_control: sig("persist") | sig("sec_control") | sig("bulk") | sig("public_place"),
             persist: sig("persist"),
+            anaphor: sig("anaphor"),
             sec_control: sig("sec_control"),
             mask_what: sig("secret")
                 | sig("private_files")
