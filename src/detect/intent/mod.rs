@@ -37,6 +37,7 @@ mod condition;
 mod derive;
 mod dismiss;
 mod evaluate;
+mod fixed_report;
 mod fnv;
 mod grid;
 mod impostor;

@@ -67,6 +67,7 @@ impl Reading {
         drop_scoped_context(t, &text, &mut hits);
         drop_indirect_questions(t, &text, &mut hits);
         drop_adjectives(t, &text, &mut hits);
+        super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
         // nothing; one in a hyphenated compound ("prompt-injection") does.
@@ -347,8 +348,9 @@ fn drop_adjectives(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
 }
 
 /// "Tell them that" followed by a question word ("बताएं कि किस दफ़्तर में…",
-/// "tell the user that which …") asks the model to report an answer: its
-/// deceiving reading is dropped.
+/// "tell the user that which …") asks the model to report an answer, and
+/// "report it as returned" passes the tool's answer on: their deceiving
+/// reading is dropped.
 fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     hits.retain(|h| {
         if bit(h.concept as u8) & t.c.deceive == 0 {
@@ -362,7 +364,16 @@ fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
             .split_whitespace()
             .next()
             .map(|w| w.trim_matches(|c: char| c.is_ascii_punctuation() || "¿¡«»“”،".contains(c)));
-        !(complementizer && next.is_some_and(|w| t.interrogatives.contains(w)))
+        // "Report the state to the user as returned": the tool's own word, passed on.
+        let verbatim = term.ends_with(" as")
+            && next.is_some_and(|w| {
+                [
+                    "returned", "received", "shown", "given", "reported", "recorded", "listed",
+                    "is",
+                ]
+                .contains(&w)
+            });
+        !(complementizer && next.is_some_and(|w| t.interrogatives.contains(w)) || verbatim)
     });
 }
 

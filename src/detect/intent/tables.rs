@@ -326,6 +326,8 @@ pub(super) struct Concepts {
     pub(super) persist: u128,
     /// A word pointing back to the sentence before ("it", "them", "such").
     pub(super) anaphor: u128,
+    /// An outcome a report is fixed to, read only as a quoted literal.
+    pub(super) fixed_state: u128,
     pub(super) sec_control: u128,
     pub(super) trigger_any: u128,
     /// What a list's heading sets for every line under it: the session,
@@ -485,6 +487,7 @@ pub fn tables() -> &'static Tables {
             mask_control: sig("persist") | sig("sec_control") | sig("bulk") | sig("public_place"),
             persist: sig("persist"),
             anaphor: sig("anaphor"),
+            fixed_state: sig("fixed_state"),
             sec_control: sig("sec_control"),
             mask_what: sig("secret")
                 | sig("private_files")
