@@ -475,7 +475,8 @@ pub fn analyse(
             // "Do not show names of other patients", "do_not_show: internal
             // margins": data kept from view is a privacy rule, not concealment.
             if b & t.c.conceal != 0
-                && derive::guards_data(t, &text[h.range()], &text[h.span.1 as usize..range.end])
+                && (derive::guards_data(t, &text[h.range()], &text[h.span.1 as usize..range.end])
+                    || guards_key_before(t, text, own, h))
             {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
@@ -780,4 +781,24 @@ pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
         ));
     }
     out
+}
+
+/// In a language whose object comes first ("トークンは返信に含めない"), a key
+/// named in the concealment's own clause, before it, is what it keeps out of
+/// view: not echoing a credential is a privacy rule.
+fn guards_key_before(t: &Tables, text: &str, own: &[lang::Hit], h: &lang::Hit) -> bool {
+    let start = h.span.0 as usize;
+    if !text[start..].starts_with(|c: char| {
+        derive::is_kana_or_hangul(c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+    }) {
+        return false;
+    }
+    let clause = text[..start]
+        .rfind(['、', '，', ',', '。', ';', '；'])
+        .map_or(0, |i| i + 1);
+    own.iter().any(|c| {
+        bit(c.concept as u8) & t.c.secret != 0
+            && c.span.0 as usize >= clause
+            && (c.span.1 as usize) <= start
+    })
 }
