@@ -764,33 +764,3 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
     let token = &b[start..end];
     token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
 }
-
-/// Whether a concealment keeps data, not an act, from view: its object (what
-/// follows it, or a settings line's value, to the first `,`, `;` or `(`)
-/// names guarded data ("values", "internal margins", "names of other
-/// patients") and no person it is kept from ("… from the user").
-pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
-    let object = if after.trim().is_empty() {
-        hit.split_once([':', '=']).map_or("", |(_, v)| v)
-    } else {
-        after
-    };
-    let object = object.split([',', ';', '(']).next().unwrap_or("");
-    let words: Vec<&str> = object
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .take(8)
-        .collect();
-    let mut guarded = false;
-    for (i, w) in words.iter().enumerate() {
-        let others = i > 0 && matches!(words[i - 1], "other" | "another");
-        if t.guarded_people.contains(*w) {
-            if !others {
-                return false;
-            }
-            guarded = true;
-        }
-        guarded |= t.guarded_data.contains(*w);
-    }
-    guarded
-}

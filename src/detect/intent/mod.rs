@@ -36,10 +36,12 @@ mod carry;
 mod condition;
 mod derive;
 mod dismiss;
+mod drop;
 mod evaluate;
 mod fixed_report;
 mod fnv;
 mod grid;
+mod guard;
 mod impostor;
 use impostor::{impostor_of, impostor_of_named};
 mod item;
@@ -475,8 +477,8 @@ pub fn analyse(
             // "Do not show names of other patients", "do_not_show: internal
             // margins": data kept from view is a privacy rule, not concealment.
             if b & t.c.conceal != 0
-                && (derive::guards_data(t, &text[h.range()], &text[h.span.1 as usize..range.end])
-                    || guards_key_before(t, text, own, h))
+                && (guard::guards_data(t, &text[h.range()], &text[h.span.1 as usize..range.end])
+                    || guard::guards_key_before(t, text, own, h))
             {
                 sen.add(t.c.prohibit.trailing_zeros() as u8, &text[h.range()]);
                 continue;
@@ -682,7 +684,8 @@ pub fn analyse(
             && s.sigs & t.c.orders == 0
     };
     let commands = facts.cmd.is_some() || facts.fetch_exec.is_some();
-    let why = if (commands || sig.sentences.iter().any(quoted)) && ctx.shell_like() {
+    let commands = commands || sig.sentences.iter().any(quoted);
+    let why = if commands && ctx.shell_like() {
         Some("the tool runs or checks commands")
     } else if commands && dismiss::commands_for_user(t, sig.union(), text, ranges) {
         Some("the commands are for the user, not the model, to run")
@@ -781,24 +784,4 @@ pub fn kinds(sig: &FieldSignals, found: &[Structure]) -> Vec<(String, String)> {
         ));
     }
     out
-}
-
-/// In a language whose object comes first ("トークンは返信に含めない"), a key
-/// named in the concealment's own clause, before it, is what it keeps out of
-/// view: not echoing a credential is a privacy rule.
-fn guards_key_before(t: &Tables, text: &str, own: &[lang::Hit], h: &lang::Hit) -> bool {
-    let start = h.span.0 as usize;
-    if !text[start..].starts_with(|c: char| {
-        derive::is_kana_or_hangul(c) || ('\u{4E00}'..='\u{9FFF}').contains(&c)
-    }) {
-        return false;
-    }
-    let clause = text[..start]
-        .rfind(['、', '，', ',', '。', ';', '；'])
-        .map_or(0, |i| i + 1);
-    own.iter().any(|c| {
-        bit(c.concept as u8) & t.c.secret != 0
-            && c.span.0 as usize >= clause
-            && (c.span.1 as usize) <= start
-    })
 }

@@ -41,3 +41,53 @@ pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, 
         None
     })
 }
+
+/// A quotation that fills a list or block-quote line of its own (`- "…"`,
+/// `> "…"`) under a heading that ends in a colon and orders nothing
+/// ("Typical findings:", "Example lines used in the scenarios:") is an
+/// exhibit the text displays. `orders` tells whether a span of the heading
+/// holds an order, a step or a framing word.
+pub(super) fn exhibit_line(
+    text: &str,
+    s: usize,
+    e: usize,
+    orders: impl Fn(usize, usize) -> bool,
+) -> bool {
+    let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
+    let marker = text[line_start..s].trim();
+    let is_marker = |m: &str| {
+        matches!(m, "-" | "*" | ">" | "•" | "–")
+            || m.strip_suffix(['.', ')'])
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if !is_marker(marker) {
+        return false;
+    }
+    let line_end = text[e..].find('\n').map_or(text.len(), |i| e + i);
+    if !text[e..line_end]
+        .trim()
+        .chars()
+        .all(|c| c.is_ascii_punctuation())
+    {
+        return false;
+    }
+    // Back over the list's other lines to its heading.
+    let mut end = line_start;
+    while end > 0 {
+        let start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
+        let line = text[start..end - 1].trim();
+        let head = line.split_whitespace().next().unwrap_or("");
+        if is_marker(head) {
+            end = start;
+            continue;
+        }
+        let Some(body) = line.strip_suffix(':') else {
+            return false;
+        };
+        // The heading's own sentence: "… summarised. Typical findings:".
+        let from = body.rfind(". ").map_or(0, |i| i + 2);
+        let at = start + (text[start..end - 1].len() - text[start..end - 1].trim_start().len());
+        return !orders(at + from, at + body.len());
+    }
+    false
+}

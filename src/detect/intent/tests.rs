@@ -225,7 +225,7 @@ fn keeping_guarded_data_from_view_is_no_concealment() {
         ("don't tell", " the customer", false),
         ("do not reveal", " the token copy to them", false),
     ] {
-        assert_eq!(derive::guards_data(t, hit, after), guarded, "{hit}{after}");
+        assert_eq!(guard::guards_data(t, hit, after), guarded, "{hit}{after}");
     }
 }
 

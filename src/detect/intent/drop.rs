@@ -1,0 +1,107 @@
+//! Hits a word's surroundings show to mean something else: an adjective,
+//! an indirect question, the conversation narrowed to the call's subject.
+
+use super::tables::{Tables, bit};
+use crate::lang;
+
+/// The conversation narrowed to this call's subject ("only what the user
+/// said about this shipment", "the messages regarding this order") is the
+/// input the tool is for, not the conversation; so is the conversation as
+/// the place where the user chose a value ("the account the user supplied
+/// in this conversation"). Such a hit is dropped.
+pub(super) fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    let chosen_in: Vec<usize> = hits
+        .iter()
+        .filter(|h| bit(h.concept as u8) & t.c.user_choice != 0)
+        .map(|h| h.span.1 as usize)
+        .collect();
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.context == 0 {
+            return true;
+        }
+        let start = h.span.0 as usize;
+        // "What the user gives (you) in this conversation": where it was given.
+        if chosen_in.iter().any(|&e| {
+            e <= start
+                && matches!(
+                    text[e..start].trim().trim_start_matches("you "),
+                    "in" | "during" | "earlier in" | "within"
+                )
+        }) {
+            return false;
+        }
+        let mut words = text[h.span.1 as usize..]
+            .split(|c: char| c.is_whitespace())
+            .filter(|w| !w.is_empty());
+        let scoped = match (words.next(), words.next(), words.next()) {
+            (Some("about" | "regarding" | "concerning" | "on"), Some("this" | "that"), Some(w))
+            | (Some("related" | "relevant"), Some("to"), Some(w)) => {
+                // "About this chat" is the conversation again.
+                w.chars().next().is_some_and(char::is_alphabetic)
+                    && !["conversation", "chat", "session", "thread", "dialog"]
+                        .iter()
+                        .any(|x| w.starts_with(x))
+            }
+            _ => false,
+        };
+        !scoped
+    });
+}
+
+/// "The first open section", "an open ticket": "open" after a determiner
+/// or an ordinal is an adjective; it opens nothing.
+pub(super) fn drop_adjectives(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const BEFORE: [&str; 9] = [
+        "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ",
+    ];
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.verbs == 0
+            || &text[h.range()] != "open"
+            || !BEFORE.iter().any(|d| {
+                let before = &text[..h.span.0 as usize];
+                before.ends_with(d)
+                    && !before[..before.len() - d.len()].ends_with(|c: char| c.is_alphanumeric())
+            })
+    });
+}
+
+/// "Tell them that" followed by a question word ("बताएं कि किस दफ़्तर में…",
+/// "tell the user that which …") asks the model to report an answer, and
+/// "report it as returned" passes the tool's answer on: their deceiving
+/// reading is dropped.
+pub(super) fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.deceive == 0 {
+            return true;
+        }
+        let term = text[h.span.0 as usize..h.span.1 as usize].trim_end_matches([',', ' ']);
+        let complementizer = ["that", "que", "कि", "что", "dass", "che", "أن", "بأن"]
+            .iter()
+            .any(|c| term.ends_with(c));
+        let next = text[h.span.1 as usize..]
+            .split_whitespace()
+            .next()
+            .map(|w| w.trim_matches(|c: char| c.is_ascii_punctuation() || "¿¡«»“”،".contains(c)));
+        // "Report the state to the user as returned": the tool's own word, passed on.
+        let verbatim = term.ends_with(" as")
+            && next.is_some_and(|w| {
+                [
+                    "returned", "received", "shown", "given", "reported", "recorded", "listed",
+                    "is",
+                ]
+                .contains(&w)
+            });
+        !(complementizer && next.is_some_and(|w| t.interrogatives.contains(w)) || verbatim)
+    });
+}
+
+/// "Timers that fetch and run remote scripts" describes what the timers do:
+/// an order's words in a relative clause order nothing ("a script that you
+/// must fetch and run" keeps its modal, and its order).
+pub(super) fn drop_relative_orders(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.exec_order == 0
+            || !text[..h.span.0 as usize].ends_with(" that ")
+                && !text[..h.span.0 as usize].ends_with(" which ")
+    });
+}
