@@ -84,6 +84,32 @@ pub(super) fn derive(
         && let Some(m) = super::subject::user_choice(t, bytes)
     {
         sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
+        // "Every file under the folder, not only the exhibits named": the
+        // user's choice widened; "instead of the branch they picked": replaced.
+        let before = sentence[..m.start()].trim_end_matches([' ', ',']);
+        let reread: [(&[&str], u128); 2] = [
+            (
+                &[
+                    "not only",
+                    "not just",
+                    "as well as",
+                    "in addition to",
+                    "besides",
+                ],
+                t.c.shadow_change,
+            ),
+            (
+                &["instead of", "rather than", "and not", "but not"],
+                t.c.override_,
+            ),
+        ];
+        if let Some((p, c)) = reread
+            .iter()
+            .find_map(|(ws, c)| ws.iter().find(|p| before.ends_with(**p)).map(|p| (p, c)))
+        {
+            let from = before.len() - p.len();
+            sen.add(c.trailing_zeros() as u8, &sentence[from..m.end()]);
+        }
     }
     if sentence.contains("://") || sentence.contains("www.") {
         for u in t.url.find_iter(bytes).filter(used) {

@@ -318,6 +318,8 @@ pub fn analyse(
                             "besides",
                             "on top of",
                             "alongside",
+                            "not only",
+                            "not just",
                         ],
                         t.c.shadow_change,
                     ),
@@ -352,9 +354,16 @@ pub fn analyse(
                 ]
                 .iter()
                 .any(|w| text[h.range()].starts_with(w))
-                    || [" times ", " twice ", "er of ", "mum of ", "% of ", " half of "]
-                        .iter()
-                        .any(|w| text[h.range()].contains(w));
+                    || [
+                        " times ",
+                        " twice ",
+                        "er of ",
+                        "mum of ",
+                        "% of ",
+                        " half of ",
+                    ]
+                    .iter()
+                    .any(|w| text[h.range()].contains(w));
                 if !arithmetic
                     && let Some(m) = subject::user_choice(t, ahead.as_bytes())
                     && !ahead[..m.start()].split_whitespace().any(|w| {
