@@ -105,3 +105,21 @@ pub(super) fn drop_relative_orders(t: &Tables, text: &str, hits: &mut Vec<lang::
                 && !text[..h.span.0 as usize].ends_with(" which ")
     });
 }
+
+/// "Cleared today to avoid an interruption of supply": "to avoid" gives a
+/// purpose; it forbids nothing.
+pub(super) fn drop_purpose_avoid(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.prohibit == 0
+            || !matches!(&text[h.range()], "avoid" | "avoids")
+            || !text[..h.span.0 as usize].ends_with("to ")
+            // "Try to avoid …", "make sure to avoid …" still forbid.
+            || text[..h.span.0 as usize - 3]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| {
+                    ["try", "tries", "trying", "attempt", "sure", "careful", "best", "want", "need"]
+                        .contains(&w)
+                })
+    });
+}

@@ -69,6 +69,7 @@ impl Reading {
         drop::drop_indirect_questions(t, &text, &mut hits);
         drop::drop_adjectives(t, &text, &mut hits);
         drop::drop_relative_orders(t, &text, &mut hits);
+        drop::drop_purpose_avoid(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
