@@ -84,13 +84,7 @@ pub(super) fn drop_indirect_questions(t: &Tables, text: &str, hits: &mut Vec<lan
             .map(|w| w.trim_matches(|c: char| c.is_ascii_punctuation() || "¿¡«»“”،".contains(c)));
         // "Report the state to the user as returned": the tool's own word, passed on.
         let verbatim = term.ends_with(" as")
-            && next.is_some_and(|w| {
-                [
-                    "returned", "received", "shown", "given", "reported", "recorded", "listed",
-                    "is",
-                ]
-                .contains(&w)
-            });
+            && next.is_some_and(|w| ["returned", "shown", "given", "listed", "is"].contains(&w));
         !(complementizer && next.is_some_and(|w| t.interrogatives.contains(w)) || verbatim)
     });
 }

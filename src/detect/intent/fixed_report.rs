@@ -12,7 +12,7 @@ use crate::lang;
 const PAIRS: [(char, char); 4] = [('\'', '\''), ('"', '"'), ('「', '」'), ('『', '』')];
 
 /// Words that make what follows a literal its condition.
-const CONDITIONS: [&str; 22] = [
+const CONDITIONS: [&str; 24] = [
     "when",
     "once",
     "if",
@@ -21,6 +21,8 @@ const CONDITIONS: [&str; 22] = [
     "unless",
     "as soon as",
     "only if",
+    "on success",
+    "on completion",
     "cuando",
     "si",
     "quand",
@@ -84,8 +86,10 @@ fn fixed_literal(text: &str, start: usize, end: usize) -> bool {
         };
         let rest = text[c + close.len_utf8()..].trim_start();
         let lead = text[..at].trim_end();
+        // "'queued', 'running' or 'done'", "'valid', or the errors found".
         let listed = rest.starts_with(',') && rest[1..].trim_start().starts_with(open)
-            || rest.starts_with("or ") && rest[3..].trim_start().starts_with(open)
+            || rest.starts_with("or ")
+            || rest.starts_with(", or ")
             || lead.ends_with(',')
             || lead.ends_with(" or");
         let rest = rest.trim_start_matches([',', ' ']);

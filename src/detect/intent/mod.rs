@@ -347,23 +347,16 @@ pub fn analyse(
                 // kept. "Double the figure the user gives" changes it.
                 let end = (h.span.1 as usize + 60).min(range.end);
                 let ahead = &text[h.span.1 as usize..text.floor_char_boundary(end)];
-                // "Enter ten times the number …", "the lower of what …": a
-                // figure computed from the user's, not the user's.
+                // "Enter ten times the number …": a figure computed from the
+                // user's, not the user's.
                 let arithmetic = [
                     "double", "triple", "multiply", "increase", "inflate", "round",
                 ]
                 .iter()
                 .any(|w| text[h.range()].starts_with(w))
-                    || [
-                        " times ",
-                        " twice ",
-                        "er of ",
-                        "mum of ",
-                        "% of ",
-                        " half of ",
-                    ]
-                    .iter()
-                    .any(|w| text[h.range()].contains(w));
+                    || [" times ", " twice ", "% of ", " half of "]
+                        .iter()
+                        .any(|w| text[h.range()].contains(w));
                 if !arithmetic
                     && let Some(m) = subject::user_choice(t, ahead.as_bytes())
                     && !ahead[..m.start()].split_whitespace().any(|w| {

@@ -43,20 +43,24 @@ pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, 
 }
 
 /// A quotation that fills a list or block-quote line of its own (`- "…"`,
-/// `> "…"`) under a heading that ends in a colon and orders nothing
-/// ("Typical findings:", "Example lines used in the scenarios:") is an
-/// exhibit the text displays. `orders` tells whether a span of the heading
-/// holds an order, a step or a framing word.
+/// `> "…"`) under a heading that ends in a colon, names what it lists as
+/// examples or findings ("Typical findings:", "Example lines used in the
+/// scenarios:") and orders nothing, in a text that said before the heading
+/// what it detects or teaches (`shown_from`: where its first defensive or
+/// example word is), is an exhibit the text displays. `marks` tells whether
+/// a span of the heading holds an order, a step or a framing word, and
+/// whether it names an example or a defensive purpose.
 pub(super) fn exhibit_line(
     text: &str,
     s: usize,
     e: usize,
-    orders: impl Fn(usize, usize) -> bool,
+    shown_from: Option<usize>,
+    marks: impl Fn(usize, usize) -> (bool, bool),
 ) -> bool {
     let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
     let marker = text[line_start..s].trim();
     let is_marker = |m: &str| {
-        matches!(m, "-" | "*" | ">" | "•" | "–")
+        matches!(m, "-" | "*" | ">" | "•")
             || m.strip_suffix(['.', ')'])
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
@@ -71,9 +75,13 @@ pub(super) fn exhibit_line(
     {
         return false;
     }
-    // Back over the list's other lines to its heading.
+    // Back over the list's other lines to its heading (a list of exhibits
+    // is short: a longer run is no exhibit list).
     let mut end = line_start;
-    while end > 0 {
+    for _ in 0..EXHIBITS {
+        if end == 0 {
+            return false;
+        }
         let start = text[..end - 1].rfind('\n').map_or(0, |i| i + 1);
         let line = text[start..end - 1].trim();
         let head = line.split_whitespace().next().unwrap_or("");
@@ -87,7 +95,31 @@ pub(super) fn exhibit_line(
         // The heading's own sentence: "… summarised. Typical findings:".
         let from = body.rfind(". ").map_or(0, |i| i + 2);
         let at = start + (text[start..end - 1].len() - text[start..end - 1].trim_start().len());
-        return !orders(at + from, at + body.len());
+        let (order, shown) = marks(at + from, at + body.len());
+        let words = body[from..].split(|c: char| !c.is_alphanumeric());
+        let named = words.clone().any(|w| EXHIBIT_WORDS.contains(&w));
+        return !order && (shown || named) && shown_from.is_some_and(|f| f < at + from);
     }
     false
 }
+
+/// How many list lines a heading may sit above.
+const EXHIBITS: usize = 24;
+
+/// Headings that name what follows as exhibits, not rules.
+const EXHIBIT_WORDS: [&str; 14] = [
+    "example",
+    "examples",
+    "findings",
+    "finding",
+    "flagged",
+    "samples",
+    "sample",
+    "planted",
+    "lures",
+    "phrases",
+    "patterns",
+    "indicators",
+    "detections",
+    "hits",
+];

@@ -70,6 +70,13 @@ impl Reading {
         drop::drop_adjectives(t, &text, &mut hits);
         drop::drop_relative_orders(t, &text, &mut hits);
         drop::drop_purpose_avoid(t, &text, &mut hits);
+        // A span cut inside a character (a settings line's value that starts
+        // with a non-ASCII letter) is no span to read: dropped, never sliced.
+        hits.retain(|h| {
+            h.span.0 <= h.span.1
+                && text.is_char_boundary(h.span.0 as usize)
+                && text.is_char_boundary(h.span.1 as usize)
+        });
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
@@ -111,6 +118,18 @@ impl Reading {
             Vec::new()
         };
         let mut last_end: Option<usize> = None;
+        // Hits that give an order or name an example, by position, for the
+        // headings of quoted lists (read once per list line, not per hit).
+        let mut marks: Vec<(usize, usize, u128)> = hits
+            .iter()
+            .map(|h| (h.span.0 as usize, h.span.1 as usize, bit(h.concept as u8)))
+            .filter(|m| m.2 & (t.c.orders | t.c.when | t.c.example | t.c.defensive) != 0)
+            .collect();
+        marks.sort_unstable();
+        let shown_from = marks
+            .iter()
+            .find(|m| m.2 & (t.c.example | t.c.defensive) != 0)
+            .map(|m| m.0);
         for &(s, e) in &quotes {
             let from = text.floor_char_boundary(s.saturating_sub(64));
             // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
@@ -138,12 +157,16 @@ impl Reading {
                 && (listed
                     || attributed
                     || t.quote_intro.is_match(&text.as_bytes()[from..s])
-                    || super::quotes::exhibit_line(&text, s, e, |a, b| {
-                        hits.iter().any(|h| {
-                            h.span.0 as usize >= a
-                                && h.span.1 as usize <= b
-                                && bit(h.concept as u8) & (t.c.orders | t.c.when) != 0
-                        })
+                    || super::quotes::exhibit_line(&text, s, e, shown_from, |a, b| {
+                        let (mut order, mut shown) = (false, false);
+                        let from = marks.partition_point(|m| m.0 < a);
+                        for &(_, end, bits) in marks[from..].iter().take_while(|m| m.0 < b) {
+                            if end <= b {
+                                order |= bits & (t.c.orders | t.c.when) != 0;
+                                shown |= bits & (t.c.example | t.c.defensive) != 0;
+                            }
+                        }
+                        (order, shown)
                     }))
             {
                 mentions.push((s, e));
