@@ -1,7 +1,6 @@
 //! Whether a concealment keeps data out of view (a privacy rule) rather than
 //! an act from the user.
 
-use super::derive::is_kana_or_hangul;
 use super::tables::{Tables, bit};
 use crate::lang;
 
@@ -40,9 +39,7 @@ pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
 /// view: not echoing a credential is a privacy rule.
 pub(super) fn guards_key_before(t: &Tables, text: &str, own: &[lang::Hit], h: &lang::Hit) -> bool {
     let start = h.span.0 as usize;
-    if !text[start..]
-        .starts_with(|c: char| is_kana_or_hangul(c) || ('\u{4E00}'..='\u{9FFF}').contains(&c))
-    {
+    if !text[start..].starts_with(lang::spaceless) {
         return false;
     }
     let clause = text[..start]

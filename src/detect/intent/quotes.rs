@@ -46,16 +46,15 @@ pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, 
 /// `> "…"`) under a heading that ends in a colon, names what it lists as
 /// examples or findings ("Typical findings:", "Example lines used in the
 /// scenarios:") and orders nothing, in a text that said before the heading
-/// what it detects or teaches (`shown_from`: where its first defensive or
-/// example word is), is an exhibit the text displays. `marks` tells whether
-/// a span of the heading holds an order, a step or a framing word, and
-/// whether it names an example or a defensive purpose.
+/// what it detects or teaches, is an exhibit the text displays. `marks`
+/// tells whether a span of the heading holds an order, a step or a framing
+/// word, whether it names an example or a defensive purpose, and whether
+/// such a word comes before it.
 pub(super) fn exhibit_line(
     text: &str,
     s: usize,
     e: usize,
-    shown_from: Option<usize>,
-    marks: impl Fn(usize, usize) -> (bool, bool),
+    marks: impl Fn(usize, usize) -> (bool, bool, bool),
 ) -> bool {
     let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
     let marker = text[line_start..s].trim();
@@ -95,10 +94,11 @@ pub(super) fn exhibit_line(
         // The heading's own sentence: "… summarised. Typical findings:".
         let from = body.rfind(". ").map_or(0, |i| i + 2);
         let at = start + (text[start..end - 1].len() - text[start..end - 1].trim_start().len());
-        let (order, shown) = marks(at + from, at + body.len());
-        let words = body[from..].split(|c: char| !c.is_alphanumeric());
-        let named = words.clone().any(|w| EXHIBIT_WORDS.contains(&w));
-        return !order && (shown || named) && shown_from.is_some_and(|f| f < at + from);
+        let (order, shown, shown_before) = marks(at + from, at + body.len());
+        let named = body[from..]
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| EXHIBIT_WORDS.contains(&w));
+        return !order && (shown || named) && shown_before;
     }
     false
 }

@@ -119,17 +119,24 @@ impl Reading {
         };
         let mut last_end: Option<usize> = None;
         // Hits that give an order or name an example, by position, for the
-        // headings of quoted lists (read once per list line, not per hit).
-        let mut marks: Vec<(usize, usize, u128)> = hits
-            .iter()
-            .map(|h| (h.span.0 as usize, h.span.1 as usize, bit(h.concept as u8)))
-            .filter(|m| m.2 & (t.c.orders | t.c.when | t.c.example | t.c.defensive) != 0)
-            .collect();
-        marks.sort_unstable();
-        let shown_from = marks
-            .iter()
-            .find(|m| m.2 & (t.c.example | t.c.defensive) != 0)
-            .map(|m| m.0);
+        // headings of quoted lists: built on the first quote on a list line
+        // of its own, then read once per list line, not per hit.
+        let marks = std::cell::OnceCell::new();
+        let marks = || {
+            marks.get_or_init(|| {
+                let mut m: Vec<(usize, usize, u128)> = hits
+                    .iter()
+                    .map(|h| (h.span.0 as usize, h.span.1 as usize, bit(h.concept as u8)))
+                    .filter(|m| m.2 & (t.c.orders | t.c.when | t.c.example | t.c.defensive) != 0)
+                    .collect();
+                m.sort_unstable();
+                let shown_from = m
+                    .iter()
+                    .find(|m| m.2 & (t.c.example | t.c.defensive) != 0)
+                    .map(|m| m.0);
+                (m, shown_from)
+            })
+        };
         for &(s, e) in &quotes {
             let from = text.floor_char_boundary(s.saturating_sub(64));
             // The next item of a quoted list ("e.g. '…' or '…'") is reported speech too.
@@ -157,7 +164,8 @@ impl Reading {
                 && (listed
                     || attributed
                     || t.quote_intro.is_match(&text.as_bytes()[from..s])
-                    || super::quotes::exhibit_line(&text, s, e, shown_from, |a, b| {
+                    || super::quotes::exhibit_line(&text, s, e, |a, b| {
+                        let (marks, shown_from) = marks();
                         let (mut order, mut shown) = (false, false);
                         let from = marks.partition_point(|m| m.0 < a);
                         for &(_, end, bits) in marks[from..].iter().take_while(|m| m.0 < b) {
@@ -166,7 +174,7 @@ impl Reading {
                                 shown |= bits & (t.c.example | t.c.defensive) != 0;
                             }
                         }
-                        (order, shown)
+                        (order, shown, shown_from.is_some_and(|f| f < a))
                     }))
             {
                 mentions.push((s, e));
