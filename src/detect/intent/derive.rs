@@ -169,6 +169,10 @@ pub(super) fn derive(
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::UrlTemplate as u8, &h);
         sen.add(Derived::AutoFetch as u8, "resolved by a DNS lookup");
+        // Its labels' names say what it carries (`<passport_number>.…`).
+        for (b, slot) in placeholder_data(&h) {
+            sen.add(b, &slot);
+        }
     }
     // A Markdown image or link with a slot for data.
     if (sentence.contains("![") || sentence.contains("](")) && sentence.contains('{') {
@@ -332,7 +336,10 @@ pub(super) fn derive(
                     .any(|w| k.contains(w));
             ctx.booleans.iter().any(|b| b == k) && matches!(v, "true" | "false") && !consent_off
         });
-        if !switch && (!identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4) {
+        if !switch
+            && !shown_message(&sentence[..qs])
+            && (!identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4)
+        {
             sen.add(Derived::Value as u8, inner);
             break;
         }
@@ -789,4 +796,24 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
         .map_or(hi, |i| r.end + i);
     let token = &b[start..end];
     token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
+}
+
+/// Whether a quotation after `before` is what a tool answers with ("fails
+/// with 'no branch selected'", "returns 'not found'"): a message shown, no
+/// value put anywhere.
+fn shown_message(before: &str) -> bool {
+    const LEADS: [&str; 10] = [
+        "fails with",
+        "errors with",
+        "error",
+        "returns",
+        "responds with",
+        "replies with",
+        "displays",
+        "the message",
+        "an error message",
+        "error message",
+    ];
+    let b = before.trim_end();
+    LEADS.iter().any(|l| b.ends_with(l))
 }

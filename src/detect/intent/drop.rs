@@ -49,19 +49,37 @@ pub(super) fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::H
 }
 
 /// "The first open section", "an open ticket": "open" after a determiner
-/// or an ordinal is an adjective; it opens nothing.
+/// or an ordinal is an adjective; it opens nothing. "Open the pack,
+/// including …", "a ferry": a verb that is also a noun, after a determiner
+/// and with no destination after it, is that noun; it moves nothing.
 pub(super) fn drop_adjectives(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     const BEFORE: [&str; 9] = [
         "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ",
     ];
+    const NOUNS: [&str; 3] = ["pack", "ferry", "packs"];
     hits.retain(|h| {
+        let word = &text[h.range()];
+        let adjective = word == "open";
+        let noun = NOUNS.contains(&word) && {
+            let next: Vec<&str> = text[h.span.1 as usize..]
+                .split_whitespace()
+                .take(3)
+                .collect();
+            !next
+                .iter()
+                .any(|w| matches!(*w, "to" | "into" | "onto" | "off"))
+        };
         bit(h.concept as u8) & t.c.verbs == 0
-            || &text[h.range()] != "open"
-            || !BEFORE.iter().any(|d| {
-                let before = &text[..h.span.0 as usize];
-                before.ends_with(d)
-                    && !before[..before.len() - d.len()].ends_with(|c: char| c.is_alphanumeric())
-            })
+            || !(adjective || noun)
+            || !BEFORE
+                .iter()
+                .chain([&"a ", &"this ", &"that ", &"their ", &"our ", &"your "])
+                .any(|d| {
+                    let before = &text[..h.span.0 as usize];
+                    before.ends_with(d)
+                        && !before[..before.len() - d.len()]
+                            .ends_with(|c: char| c.is_alphanumeric())
+                })
     });
 }
 
@@ -114,6 +132,51 @@ pub(super) fn drop_purpose_avoid(t: &Tables, text: &str, hits: &mut Vec<lang::Hi
                 .is_some_and(|w| {
                     ["try", "tries", "trying", "attempt", "sure", "careful", "best", "want", "need"]
                         .contains(&w)
+                })
+    });
+}
+
+/// "This tool sends immediately", "the change takes effect immediately":
+/// an adverb of time after a verb that describes says how the tool
+/// behaves; it hurries no one.
+pub(super) fn drop_descriptive_urgency(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.framing == 0
+            || !matches!(&text[h.range()], "immediately" | "instantly")
+            || !text[..h.span.0 as usize]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| {
+                    super::verb_form::third_person(w) || matches!(w, "effect" | "is" | "are")
+                })
+    });
+}
+
+/// "Saves to whatever folder the user picks", "replies in whichever
+/// language they write": a free relative after a preposition is where the
+/// tool puts the user's own choice; it sets nothing aside.
+pub(super) fn drop_honoured_choice(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.against_user == 0
+            || !(text[h.range()].starts_with("whatever ")
+                || text[h.range()].starts_with("whichever "))
+            || !text[..h.span.0 as usize]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| {
+                    matches!(
+                        w,
+                        "to" | "in"
+                            | "into"
+                            | "for"
+                            | "from"
+                            | "on"
+                            | "at"
+                            | "with"
+                            | "under"
+                            | "by"
+                            | "onto"
+                    )
                 })
     });
 }

@@ -192,6 +192,10 @@ pub fn analyse(
         && !hidden
         && cmd_norm.is_none()
         && !text.contains("://")
+        && !text.contains('@')
+        // A host name with a slot for data (`<chunk>.zone.example`).
+        && !text.contains(">.")
+        && !text.contains("}.")
         && preset.is_none()
     {
         return (Vec::new(), sig);

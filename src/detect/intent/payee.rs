@@ -17,8 +17,28 @@ pub(super) fn accounts(
     sen: &mut Sentence,
 ) {
     let text = |m: Match<'_>| String::from_utf8_lossy(m.as_bytes()).into_owned();
+    // A value that says it is a stand-in ("key `not-a-real-secret-demo`",
+    // "account TEST-0001") pays no one.
+    let stand_in = |m: &Match<'_>| {
+        let v = String::from_utf8_lossy(m.as_bytes());
+        [
+            "not-a-real",
+            "dummy",
+            "fake",
+            "placeholder",
+            "-demo",
+            "demo-",
+        ]
+        .iter()
+        .any(|w| v.contains(w))
+    };
     // An account or routing number named as such ("account 12345678").
-    if digits && let Some(m) = t.account_number.find_iter(bytes).find(used) {
+    if digits
+        && let Some(m) = t
+            .account_number
+            .find_iter(bytes)
+            .find(|m| used(m) && !stand_in(m))
+    {
         sen.add(Derived::Value as u8, &text(m));
         sen.add(Derived::Account as u8, &text(m));
     }
@@ -26,8 +46,10 @@ pub(super) fn accounts(
     // wallet outside 0x… holds a letter past `f` (a commit hash holds none).
     let account = |m: &Match<'_>, wallet: bool| {
         let b = m.as_bytes();
+        // A JSON Web Token's part (base64 of `{"…`) is no account.
         b.iter().any(u8::is_ascii_digit)
             && b.iter().any(u8::is_ascii_alphabetic)
+            && !b.starts_with(b"eyj")
             && (!wallet || b.starts_with(b"0x") || b.iter().any(|c| (b'g'..=b'z').contains(c)))
     };
     // A number shown as the format's example ("an IBAN with spaces, e.g.

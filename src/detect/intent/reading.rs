@@ -65,11 +65,6 @@ impl Reading {
         settings_hits(t, &text, &sentences, &mut hits);
         super::grid::grid_hits(t, &text, &sentences, &mut hits);
         nominal_hits(t, &text, &sentences, &mut hits);
-        drop::drop_scoped_context(t, &text, &mut hits);
-        drop::drop_indirect_questions(t, &text, &mut hits);
-        drop::drop_adjectives(t, &text, &mut hits);
-        drop::drop_relative_orders(t, &text, &mut hits);
-        drop::drop_purpose_avoid(t, &text, &mut hits);
         // A span cut inside a character (a settings line's value that starts
         // with a non-ASCII letter) is no span to read: dropped, never sliced.
         hits.retain(|h| {
@@ -77,6 +72,13 @@ impl Reading {
                 && text.is_char_boundary(h.span.0 as usize)
                 && text.is_char_boundary(h.span.1 as usize)
         });
+        drop::drop_scoped_context(t, &text, &mut hits);
+        drop::drop_indirect_questions(t, &text, &mut hits);
+        drop::drop_adjectives(t, &text, &mut hits);
+        drop::drop_relative_orders(t, &text, &mut hits);
+        drop::drop_purpose_avoid(t, &text, &mut hits);
+        drop::drop_descriptive_urgency(t, &text, &mut hits);
+        drop::drop_honoured_choice(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says

@@ -523,6 +523,9 @@ pub fn tables() -> &'static Tables {
                 | sig("step")
                 | sig("loop")
                 | sig("ask_user")
+                // The user's own choice set aside ("use … no matter which
+                // address the traveller gives").
+                | sig("against_user")
                 // What the user is told, narrowed: the other half of a
                 // redirection written as a setting (`notify = [.., '+1 …']`).
                 | sig("report_to_user")

@@ -70,6 +70,7 @@ pub(super) fn mark(
         gap.chars().count() <= 48
             && !gap.contains(['.', ';', ',', ':', '?', '!', '。', '，', '、', '\n'])
             && !gap.contains(" - ")
+            && !relative_clause(gap)
     };
     for h in words {
         let concept = if bit(h.concept as u8) & t.c.permission == 0 {
@@ -115,6 +116,33 @@ pub(super) fn mark_set_aside(t: &Tables, sentence: &str, sen: &mut Sentence) {
     if let Some(e) = set_aside(sentence) {
         sen.add(t.c.against_user.trailing_zeros() as u8, e);
     }
+}
+
+/// "Never guesses a weight it wasn't told": a subject and its auxiliary
+/// between the denial and the telling word open a clause of their own; the
+/// denial negates the verb before them.
+fn relative_clause(gap: &str) -> bool {
+    let words: Vec<&str> = gap.split_whitespace().collect();
+    words.windows(2).any(|w| {
+        matches!(w[0], "it" | "they" | "we" | "you" | "he" | "she")
+            && matches!(
+                w[1],
+                "was"
+                    | "wasn't"
+                    | "were"
+                    | "weren't"
+                    | "is"
+                    | "isn't"
+                    | "are"
+                    | "aren't"
+                    | "has"
+                    | "hasn't"
+                    | "had"
+                    | "hadn't"
+                    | "have"
+                    | "haven't"
+            )
+    })
 }
 
 /// The clause before a word opens a condition: "if you don't need …".
