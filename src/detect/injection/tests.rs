@@ -87,7 +87,7 @@ pub(super) fn with_tool(
     s
 }
 
-fn surface_tool(name: &str, raw: serde_json::Value) -> ServerSurface {
+pub(super) fn surface_tool(name: &str, raw: serde_json::Value) -> ServerSurface {
     let src = Source {
         location: Location::new("t.json", 1, 1),
         format: "tool-manifest".into(),

@@ -4,8 +4,8 @@
 //! order's verb stands).
 
 use super::item::{
-    ItemCtx, QUERY_SLOTS, arrow_pair, dotted_tools, identifiers, lookalike_swap, opaque_id,
-    own_name, own_tool_names, same_name, squash, tool_shaped, word_in,
+    ItemCtx, arrow_pair, dotted_tools, identifiers, lookalike_swap, opaque_id, own_name,
+    own_tool_names, same_name, squash, tool_shaped, word_in,
 };
 use super::quotes::quote_spans;
 use super::signals::Sentence;
@@ -126,14 +126,14 @@ pub(super) fn derive(
                 || u.contains("%s")
                 || u.contains('[')
                 || super::query_slot::fills_url_value(sentence, &u))
-                && !route_only(&u)
+                && !super::url_slot::route_only(&u)
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
                 if t.auto_fetch.is_match(bytes) {
                     sen.add(Derived::AutoFetch as u8, "fetched by the client itself");
                 }
                 // A placeholder's name says what the URL carries (`{last_user_question}`).
-                for (b, slot) in placeholder_data(&u) {
+                for (b, slot) in super::url_slot::placeholder_data(&u) {
                     sen.add(b, &slot);
                 }
             }
@@ -148,29 +148,28 @@ pub(super) fn derive(
         && let Some(m) = t.query_template.find_iter(bytes).find(|m| {
             used(m)
                 && !in_address(sentence, m.start()..m.end())
-                && !route_only(&String::from_utf8_lossy(m.as_bytes()))
+                && !super::url_slot::route_only(&String::from_utf8_lossy(m.as_bytes()))
         })
     {
         let q = text(m);
         sen.add(Derived::UrlTemplate as u8, &q);
-        for (b, slot) in placeholder_data(&q) {
+        for (b, slot) in super::url_slot::placeholder_data(&q) {
             sen.add(b, &slot);
         }
     }
     // A host name with a slot for data (`<chunk>.<n>.x.dnslog.example.org`):
     // resolving it sends the data to whoever serves that zone.
     if (sentence.contains(">.") || sentence.contains("}."))
-        && let Some(m) = t
-            .host_template
-            .find_iter(bytes)
-            .find(|m| used(m) && !route_only(&String::from_utf8_lossy(m.as_bytes())))
+        && let Some(m) = t.host_template.find_iter(bytes).find(|m| {
+            used(m) && !super::url_slot::route_only(&String::from_utf8_lossy(m.as_bytes()))
+        })
     {
         let h = text(m);
         sen.add(Derived::WhereExt as u8, &h);
         sen.add(Derived::UrlTemplate as u8, &h);
         sen.add(Derived::AutoFetch as u8, "resolved by a DNS lookup");
         // Its labels' names say what it carries (`<passport_number>.…`).
-        for (b, slot) in placeholder_data(&h) {
+        for (b, slot) in super::url_slot::placeholder_data(&h) {
             sen.add(b, &slot);
         }
     }
@@ -337,7 +336,7 @@ pub(super) fn derive(
             ctx.booleans.iter().any(|b| b == k) && matches!(v, "true" | "false") && !consent_off
         });
         if !switch
-            && !shown_message(&sentence[..qs])
+            && !super::quotes::shown_message(&sentence[..qs])
             && (!identifier || inner.chars().filter(|c| c.is_ascii_digit()).count() >= 4)
         {
             sen.add(Derived::Value as u8, inner);
@@ -347,10 +346,14 @@ pub(super) fn derive(
     // "When they ask for `pandas`, install `pandas-turbo`": a name swapped for
     // a look-alike of it puts a value of the text's own in the user's place.
     // So does a pair of a rewrite table ("private → public").
-    if sen.sigs & t.c.shadow_change != 0
+    if sen.sigs & (t.c.shadow_change | t.c.alt_index) != 0
         && let Some(swap) = lookalike_swap(bytes, &quoted).or_else(|| arrow_pair(sentence))
     {
         sen.add(Derived::Value as u8, &swap);
+        // From another index, the look-alike takes the user's package's place.
+        if sen.sigs & t.c.alt_index != 0 {
+            sen.add(t.c.against_user.trailing_zeros() as u8, &swap);
+        }
     }
     if digits && let Some(m) = t.long_number.find(bytes) {
         sen.add(Derived::Value as u8, &text(m));
@@ -473,8 +476,23 @@ pub(super) fn derive(
         // thrown, not a slot data goes into.
         let end = caps.get(0).map_or(0, |m| m.end());
         let flag = sentence.get(end..).is_some_and(super::preset::flag_value);
+        // "Put yours in the `PR_API_KEY` environment variable": the user's
+        // own configuration, no slot of any call.
+        let config = sentence.get(end..).is_some_and(|rest| {
+            let rest = rest.trim_start_matches(['\'', '`', '"', ' ']);
+            [
+                "environment variable",
+                "env var",
+                "env variable",
+                "variable",
+                "keychain",
+                "config file",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
+        });
         match name {
-            _ if flag => {}
+            _ if flag || config => {}
             Some(n) if ctx.is_own_tool(&n) && !ctx.is_param(&n) => {}
             Some(n) if kept && ctx.own_param.is_none() && !ctx.has_property(&n) => {}
             Some(n) => {
@@ -569,69 +587,6 @@ pub(super) fn derive(
             );
         }
     }
-}
-
-/// Whether every placeholder of a URL template names one of the service's
-/// own resources (`https://{domain}.freshdesk.com/api/v2`,
-/// `/v3/company/{realmId}`): a route the API documents, not a slot that
-/// carries data out.
-pub(super) fn route_only(url: &str) -> bool {
-    let t = tables();
-    let (names, closed) = placeholders(url);
-    closed
-        && !names.is_empty()
-        && !url.contains('$')
-        && !url.contains("%s")
-        && !url.contains('[')
-        && names.iter().all(|name| {
-            let words = crate::detect::capability::tokens(name);
-            let last = words.last().map(|w| w.to_lowercase()).unwrap_or_default();
-            // Lowercased text has lost the camel case of `{realmId}`.
-            (last.ends_with("id") || last.ends_with("ids") || t.route_placeholders.contains(&last))
-                && words.len() <= 3
-                && ItemCtx::concepts_of(&words.join(" ").to_lowercase()) == 0
-        })
-}
-
-/// The placeholders of a URL template (`{x}`, `<x>`), and whether the last
-/// one was closed.
-fn placeholders(url: &str) -> (Vec<&str>, bool) {
-    let mut out = Vec::new();
-    let mut rest = url;
-    while let Some(open) = rest.find(['{', '<']) {
-        let close = if rest.as_bytes()[open] == b'{' {
-            '}'
-        } else {
-            '>'
-        };
-        let Some(len) = rest[open + 1..].find(close) else {
-            return (out, false);
-        };
-        out.push(&rest[open + 1..open + 1 + len]);
-        rest = &rest[open + 1 + len..];
-    }
-    (out, true)
-}
-
-/// The data a URL template's placeholders name: `{user_email}` is personal
-/// data, `{last_user_question}` the user's own words. One entry per concept.
-fn placeholder_data(url: &str) -> Vec<(u8, String)> {
-    let mut out: Vec<(u8, String)> = Vec::new();
-    for name in placeholders(url).0 {
-        let words = crate::detect::capability::tokens(name);
-        let mut bits = ItemCtx::concepts_of(&words.join(" "));
-        if words.iter().any(|w| QUERY_SLOTS.contains(&w.as_str())) {
-            bits |= tables().c.user_words;
-        }
-        while bits != 0 {
-            let b = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            if !out.iter().any(|(x, _)| *x == b) {
-                out.push((b, format!("placeholder {{{name}}}")));
-            }
-        }
-    }
-    out
 }
 
 /// Another tool of this server, named: calling one its server marks
@@ -796,24 +751,4 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
         .map_or(hi, |i| r.end + i);
     let token = &b[start..end];
     token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
-}
-
-/// Whether a quotation after `before` is what a tool answers with ("fails
-/// with 'no branch selected'", "returns 'not found'"): a message shown, no
-/// value put anywhere.
-fn shown_message(before: &str) -> bool {
-    const LEADS: [&str; 10] = [
-        "fails with",
-        "errors with",
-        "error",
-        "returns",
-        "responds with",
-        "replies with",
-        "displays",
-        "the message",
-        "an error message",
-        "error message",
-    ];
-    let b = before.trim_end();
-    LEADS.iter().any(|l| b.ends_with(l))
 }

@@ -180,3 +180,92 @@ pub(super) fn drop_honoured_choice(t: &Tables, text: &str, hits: &mut Vec<lang::
                 })
     });
 }
+
+/// "The password is copied to their clipboard and not shown in the chat":
+/// a secret whose value is kept off the screen is protected, not an act
+/// hidden. Dropped when the sentence names the secret before it and sends
+/// nothing to an address (one that does is read by the data combinations).
+pub(super) fn drop_masked_value(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const MASKS: [&str; 6] = [
+        "shown",
+        "displayed",
+        "printed",
+        "echoed",
+        "visible",
+        "revealed",
+    ];
+    let masked: Vec<usize> = hits
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| {
+            bit(h.concept as u8) & t.c.conceal != 0
+                && MASKS.iter().any(|m| text[h.range()].contains(m))
+        })
+        .filter(|(_, h)| {
+            let start = text[..h.span.0 as usize]
+                .rfind(['.', ';', '\n', '!', '?'])
+                .map_or(0, |i| i + 1);
+            let end = text[h.span.1 as usize..]
+                .find(['.', ';', '\n', '!', '?'])
+                .map_or(text.len(), |i| h.span.1 as usize + i);
+            let sentence = &text[start..end];
+            !sentence.contains('@')
+                && !sentence.contains("://")
+                && hits.iter().any(|s| {
+                    bit(s.concept as u8) & t.c.secret != 0
+                        && (s.span.0 as usize) >= start
+                        && s.span.1 <= h.span.0
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut i = 0;
+    hits.retain(|_| {
+        i += 1;
+        !masked.contains(&(i - 1))
+    });
+}
+
+/// "학과 사무실에 문의하라고 안내하세요" (tell them to ask the office): a
+/// Korean "-하라고"/"-으라고" quotes an order passed on to the person, not a
+/// claim made to them (a claim ends "-다고", or "-이라고" after a noun).
+pub(super) fn drop_indirect_commands(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.deceive == 0
+            || !text[h.range()].starts_with("라고")
+            || !(text[..h.span.0 as usize].ends_with('하')
+                || text[..h.span.0 as usize].ends_with('으'))
+    });
+}
+
+/// "Where the customer asks …, …" opens a rule only at a sentence's start;
+/// "the folder where the user saved it, …" names a place.
+pub(super) fn drop_inner_where(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.when == 0
+            || !text[h.range()].starts_with("where ")
+            || text[..h.span.0 as usize]
+                .trim_end()
+                .chars()
+                .next_back()
+                .is_none_or(|c| matches!(c, '.' | ';' | ':' | '!' | '?' | '\n'))
+    });
+}
+
+/// "When the outcome is rejected, relay it as upheld": a defensive-sounding
+/// word inside the condition of a lie is the outcome misreported, no sign
+/// that the text is about attacks.
+pub(super) fn drop_defence_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
+    let lies: Vec<(u32, u32)> = hits
+        .iter()
+        .filter(|h| bit(h.concept as u8) & t.c.lie != 0)
+        .map(|h| h.span)
+        .collect();
+    if lies.is_empty() {
+        return;
+    }
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.defensive == 0
+            || !lies.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
+    });
+}

@@ -63,6 +63,7 @@ mod task_input;
 pub(crate) mod tests;
 mod transcript;
 mod untold;
+mod url_slot;
 mod verb_form;
 
 pub use evaluate::analyse_item;

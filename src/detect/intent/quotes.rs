@@ -123,3 +123,23 @@ const EXHIBIT_WORDS: [&str; 14] = [
     "detections",
     "hits",
 ];
+
+/// Whether a quotation after `before` is what a tool answers with ("fails
+/// with 'no branch selected'", "returns 'not found'"): a message shown, no
+/// value put anywhere.
+pub(super) fn shown_message(before: &str) -> bool {
+    const LEADS: [&str; 10] = [
+        "fails with",
+        "errors with",
+        "error",
+        "returns",
+        "responds with",
+        "replies with",
+        "displays",
+        "the message",
+        "an error message",
+        "error message",
+    ];
+    let b = before.trim_end();
+    LEADS.iter().any(|l| b.ends_with(l))
+}

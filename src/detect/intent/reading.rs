@@ -79,6 +79,10 @@ impl Reading {
         drop::drop_purpose_avoid(t, &text, &mut hits);
         drop::drop_descriptive_urgency(t, &text, &mut hits);
         drop::drop_honoured_choice(t, &text, &mut hits);
+        drop::drop_masked_value(t, &text, &mut hits);
+        drop::drop_indirect_commands(t, &text, &mut hits);
+        drop::drop_inner_where(t, &text, &mut hits);
+        drop::drop_defence_in_lie(t, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
@@ -713,7 +717,12 @@ pub(super) fn documented_param(line: &str) -> Option<&str> {
 
 /// The schema property a field's path lies under (`….properties.remote.description`: `remote`).
 pub(super) fn property_of(path: &str) -> Option<&str> {
-    let rest = path.split(".properties.").nth(1)?;
+    // A shared definition (`$defs.OwnerContact`) is filled wherever it is used.
+    let rest = path
+        .split(".properties.")
+        .nth(1)
+        .or_else(|| path.split(".$defs.").nth(1))
+        .or_else(|| path.split(".definitions.").nth(1))?;
     Some(rest.split('.').next().unwrap_or(rest))
 }
 

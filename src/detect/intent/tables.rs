@@ -334,6 +334,10 @@ pub(super) struct Concepts {
     /// other servers' tools, a trigger or a standing step.
     pub(super) list_scope: u128,
     pub(super) defensive: u128,
+    /// Telling the user what is not so.
+    pub(super) lie: u128,
+    /// An install from another package index than the public one.
+    pub(super) alt_index: u128,
     pub(super) example: u128,
     pub(super) conceal: u128,
     /// A need denied, and the telling or asking it leaves out (`untold.rs`).
@@ -540,6 +544,8 @@ pub fn tables() -> &'static Tables {
                 | sig("model_rules")
                 | sig("personal"),
             defensive: sig("defensive"),
+            lie: sig("lie"),
+            alt_index: sig("alt_index"),
             example: sig("example_frame"),
             conceal: sig("conceal"),
             need_not: sig("need_not"),

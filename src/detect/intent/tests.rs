@@ -91,7 +91,7 @@ fn a_url_whose_placeholders_name_the_services_own_resources_is_a_route() {
             true,
         ),
     ] {
-        assert_eq!(derive::route_only(url), route, "{url}");
+        assert_eq!(url_slot::route_only(url), route, "{url}");
     }
 }
 
