@@ -364,9 +364,14 @@ pub(super) fn derive(
         && let Some(m) = t.phone.find_iter(bytes).find(used)
     {
         sen.add(Derived::Value as u8, &text(m));
-        // Sent to a number ("forward each prescription to WhatsApp +39 …"):
+        // Sent to a number ("forward each prescription to WhatsApp +39 …"),
+        // or written into a slot that decides who is told (`notify_phone`):
         // an outside destination as surely as an address is.
-        if sen.sigs & t.c.move_ != 0 {
+        let recipient_slot = ctx
+            .own_param
+            .as_deref()
+            .is_some_and(|p| t.preset_dest.is_match(p.as_bytes()));
+        if sen.sigs & t.c.move_ != 0 || recipient_slot {
             sen.add(Derived::WhereExt as u8, &text(m));
         }
     }
@@ -480,16 +485,9 @@ pub(super) fn derive(
         // own configuration, no slot of any call.
         let config = sentence.get(end..).is_some_and(|rest| {
             let rest = rest.trim_start_matches(['\'', '`', '"', ' ']);
-            [
-                "environment variable",
-                "env var",
-                "env variable",
-                "variable",
-                "keychain",
-                "config file",
-            ]
-            .iter()
-            .any(|w| rest.starts_with(w))
+            ["environment variable", "env var", "env variable"]
+                .iter()
+                .any(|w| rest.starts_with(w))
         });
         match name {
             _ if flag || config => {}

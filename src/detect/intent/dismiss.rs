@@ -9,6 +9,9 @@ use super::tables::{Derived, Tables, bit};
 use crate::lang;
 use std::ops::Range;
 
+/// How far around a hit [`dismissed`] reads, in bytes.
+const WINDOW: usize = 320;
+
 /// Whether hit `h` of sentence `range` says nothing here.
 pub(super) fn dismissed(
     t: &Tables,
@@ -18,8 +21,18 @@ pub(super) fn dismissed(
     own: &[lang::Hit],
 ) -> bool {
     let b = bit(h.concept as u8);
-    let before = text.get(range.start..h.span.0 as usize).unwrap_or("");
-    let after = text.get(h.span.1 as usize..range.end).unwrap_or("");
+    // The clause around the hit, at most a few hundred bytes each way: the
+    // words read here stand near it, and an endless sentence stays linear.
+    let mut from = range.start.max((h.span.0 as usize).saturating_sub(WINDOW));
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = range.end.min(h.span.1 as usize + WINDOW);
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let before = text.get(from..h.span.0 as usize).unwrap_or("");
+    let after = text.get(h.span.1 as usize..to).unwrap_or("");
     // "Commands never to run", "be careful not to run it": no order to run.
     if b & t.c.exec_verb != 0 {
         let before = before.trim_end();

@@ -184,7 +184,8 @@ pub(super) fn drop_honoured_choice(t: &Tables, text: &str, hits: &mut Vec<lang::
 /// "The password is copied to their clipboard and not shown in the chat":
 /// a secret whose value is kept off the screen is protected, not an act
 /// hidden. Dropped when the sentence names the secret before it and sends
-/// nothing to an address (one that does is read by the data combinations).
+/// nothing to an address or a third party (one that does is read by the
+/// data combinations). One pass over the hits, which are sorted by start.
 pub(super) fn drop_masked_value(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     const MASKS: [&str; 6] = [
         "shown",
@@ -194,35 +195,49 @@ pub(super) fn drop_masked_value(t: &Tables, text: &str, hits: &mut Vec<lang::Hit
         "visible",
         "revealed",
     ];
-    let masked: Vec<usize> = hits
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| {
-            bit(h.concept as u8) & t.c.conceal != 0
-                && MASKS.iter().any(|m| text[h.range()].contains(m))
-        })
-        .filter(|(_, h)| {
-            let start = text[..h.span.0 as usize]
-                .rfind(['.', ';', '\n', '!', '?'])
-                .map_or(0, |i| i + 1);
-            let end = text[h.span.1 as usize..]
-                .find(['.', ';', '\n', '!', '?'])
-                .map_or(text.len(), |i| h.span.1 as usize + i);
-            let sentence = &text[start..end];
-            !sentence.contains('@')
-                && !sentence.contains("://")
-                && hits.iter().any(|s| {
-                    bit(s.concept as u8) & t.c.secret != 0
-                        && (s.span.0 as usize) >= start
-                        && s.span.1 <= h.span.0
-                })
-        })
-        .map(|(i, _)| i)
-        .collect();
+    let masking = |h: &lang::Hit| {
+        bit(h.concept as u8) & t.c.conceal != 0 && MASKS.iter().any(|m| text[h.range()].contains(m))
+    };
+    if !hits.iter().any(masking) {
+        return;
+    }
+    let bounds = |at: usize| {
+        let start = text[..at]
+            .rfind(['.', ';', '\n', '!', '?'])
+            .map_or(0, |i| i + 1);
+        let end = text[at..]
+            .find(['.', ';', '\n', '!', '?'])
+            .map_or(text.len(), |i| at + i);
+        (start, end)
+    };
+    // The sentence being read: its bounds, where its first secret ends, and
+    // whether it names a third party or an address.
+    let mut sentence: Option<(usize, usize)> = None;
+    let (mut secret_end, mut outside) = (None::<u32>, false);
+    let mut dropped = vec![false; hits.len()];
+    for (i, h) in hits.iter().enumerate() {
+        let at = h.span.0 as usize;
+        if sentence.is_none_or(|(s, e)| at < s || at >= e) {
+            let (s, e) = bounds(at);
+            sentence = Some((s, e));
+            secret_end = None;
+            let words = &text[s..e];
+            outside = words.contains('@')
+                || words.contains("://")
+                || hits[i..]
+                    .iter()
+                    .take_while(|o| (o.span.0 as usize) < e)
+                    .any(|o| bit(o.concept as u8) & t.c.where_self != 0);
+        }
+        if bit(h.concept as u8) & t.c.secret != 0 && secret_end.is_none() {
+            secret_end = Some(h.span.1);
+        }
+        dropped[i] = masking(h) && !outside && secret_end.is_some_and(|e| e <= h.span.0);
+    }
     let mut i = 0;
     hits.retain(|_| {
         i += 1;
-        !masked.contains(&(i - 1))
+        !dropped[i - 1]
     });
 }
 

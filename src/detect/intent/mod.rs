@@ -189,14 +189,15 @@ pub fn analyse(
         .hits
         .iter()
         .fold(0u128, |m, h| m | bit(h.concept as u8));
+    // An address, or a host with a slot for data (`<x>.zone.example`), is read alone.
+    let address = text.contains("://")
+        || text.contains(">.")
+        || text.contains("}.")
+        || text.contains('@') && t.email.is_match(text.as_bytes());
     if any_concept & t.c.trigger_any == 0
         && !hidden
         && cmd_norm.is_none()
-        && !text.contains("://")
-        && !text.contains('@')
-        // A host name with a slot for data (`<chunk>.zone.example`).
-        && !text.contains(">.")
-        && !text.contains("}.")
+        && !address
         && preset.is_none()
     {
         return (Vec::new(), sig);

@@ -314,7 +314,13 @@ impl<'a> Negation<'a> {
     /// before the denial, is not asked for.
     fn unneeded(&self, h: &lang::Hit) -> bool {
         let from = h.span.1 as usize;
-        let rest = self.text.get(from..self.range.end).unwrap_or("");
+        // A clause, not the rest of an endless sentence: a bounded window
+        // keeps this linear however long the sentence is.
+        let mut end = self.range.end.min(from + 400);
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let rest = self.text.get(from..end).unwrap_or("");
         let clause = rest.find([';', ':', '?', '!']).unwrap_or(rest.len());
         let clause = rest[..clause].find(" - ").unwrap_or(clause);
         let Some(need) = self.own.iter().find(|v| {

@@ -338,6 +338,8 @@ pub(super) struct Concepts {
     pub(super) lie: u128,
     /// An install from another package index than the public one.
     pub(super) alt_index: u128,
+    /// The server or a third party as the destination.
+    pub(super) where_self: u128,
     pub(super) example: u128,
     pub(super) conceal: u128,
     /// A need denied, and the telling or asking it leaves out (`untold.rs`).
@@ -546,6 +548,7 @@ pub fn tables() -> &'static Tables {
             defensive: sig("defensive"),
             lie: sig("lie"),
             alt_index: sig("alt_index"),
+            where_self: sig("where_self"),
             example: sig("example_frame"),
             conceal: sig("conceal"),
             need_not: sig("need_not"),
