@@ -80,9 +80,12 @@ pub(super) fn dismissed(
     }
     if b & t.c.conceal != 0 {
         // "Keep the deploy key to yourself" protects the secret it names.
-        let guards = own.iter().any(|c| {
-            bit(c.concept as u8) & t.c.secret != 0 && h.span.0 <= c.span.0 && c.span.1 <= h.span.1
-        });
+        // The hits are sorted by start: only those inside `h` are read.
+        let first = own.partition_point(|c| c.span.0 < h.span.0);
+        let guards = own[first..]
+            .iter()
+            .take_while(|c| c.span.0 <= h.span.1)
+            .any(|c| bit(c.concept as u8) & t.c.secret != 0 && c.span.1 <= h.span.1);
         // "The tool will explain that this runs a script without showing
         // it": what the user is told happens is not kept from them.
         let told = [

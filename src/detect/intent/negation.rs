@@ -323,11 +323,15 @@ impl<'a> Negation<'a> {
         let rest = self.text.get(from..end).unwrap_or("");
         let clause = rest.find([';', ':', '?', '!']).unwrap_or(rest.len());
         let clause = rest[..clause].find(" - ").unwrap_or(clause);
-        let Some(need) = self.own.iter().find(|v| {
-            bit(v.concept as u8) & self.t.c.need_not != 0
-                && (v.span.0 as usize) >= from
-                && (v.span.0 as usize) < from + clause
-        }) else {
+        // The hits are sorted by start: only those of the clause are read.
+        let first = self.own.partition_point(|v| (v.span.0 as usize) < from);
+        let clause_hits = self.own[first..]
+            .iter()
+            .take_while(|v| (v.span.0 as usize) < from + clause);
+        let Some(need) = clause_hits
+            .clone()
+            .find(|v| bit(v.concept as u8) & self.t.c.need_not != 0)
+        else {
             return false;
         };
         // "… are not needed (to file)" ends what it denies; "no need to
@@ -339,9 +343,8 @@ impl<'a> Negation<'a> {
                 .iter()
                 .any(|w| term.contains(w));
         !opens
-            && !self.own.iter().any(|v| {
-                v.span.0 as usize >= from
-                    && v.span.1 <= need.span.0
+            && !clause_hits.take_while(|v| v.span.0 < need.span.0).any(|v| {
+                v.span.1 <= need.span.0
                     && bit(v.concept as u8) & (self.t.c.verbs | self.t.c.orders) != 0
             })
     }
