@@ -49,13 +49,29 @@ pub fn redact(secret: &str) -> String {
     format!("{prefix}…[REDACTED {} chars]", secret.chars().count())
 }
 
+/// The nearest character boundary at or before byte `at` (clamped to the
+/// text): a byte window's end that never cuts a character.
+pub fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The nearest character boundary at or after byte `at` (clamped to the
+/// text): a byte window's start that never cuts a character.
+pub fn ceil_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// 1-based line and column of a byte offset (column counted in characters).
 pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
-    let offset = offset.min(text.len());
-    let mut safe = offset;
-    while !text.is_char_boundary(safe) {
-        safe -= 1;
-    }
+    let safe = floor_char_boundary(text, offset);
     let before = &text[..safe];
     let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
     let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);

@@ -23,14 +23,11 @@ pub(super) fn dismissed(
     let b = bit(h.concept as u8);
     // The clause around the hit, at most a few hundred bytes each way: the
     // words read here stand near it, and an endless sentence stays linear.
-    let mut from = range.start.max((h.span.0 as usize).saturating_sub(WINDOW));
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = range.end.min(h.span.1 as usize + WINDOW);
-    while !text.is_char_boundary(to) {
-        to -= 1;
-    }
+    let from = crate::text::ceil_char_boundary(
+        text,
+        range.start.max((h.span.0 as usize).saturating_sub(WINDOW)),
+    );
+    let to = crate::text::floor_char_boundary(text, range.end.min(h.span.1 as usize + WINDOW));
     let before = text.get(from..h.span.0 as usize).unwrap_or("");
     let after = text.get(h.span.1 as usize..to).unwrap_or("");
     // "Commands never to run", "be careful not to run it": no order to run.

@@ -53,33 +53,29 @@ pub(super) fn drop_scoped_context(t: &Tables, text: &str, hits: &mut Vec<lang::H
 /// including …", "a ferry": a verb that is also a noun, after a determiner
 /// and with no destination after it, is that noun; it moves nothing.
 pub(super) fn drop_adjectives(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    const BEFORE: [&str; 9] = [
-        "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ",
+    const BEFORE: [&str; 15] = [
+        "the ", "an ", "first ", "next ", "any ", "each ", "every ", "its ", "no ", "a ", "this ",
+        "that ", "their ", "our ", "your ",
     ];
     const NOUNS: [&str; 3] = ["pack", "ferry", "packs"];
     hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.verbs == 0 {
+            return true;
+        }
         let word = &text[h.range()];
-        let adjective = word == "open";
-        let noun = NOUNS.contains(&word) && {
-            let next: Vec<&str> = text[h.span.1 as usize..]
-                .split_whitespace()
-                .take(3)
-                .collect();
-            !next
-                .iter()
-                .any(|w| matches!(*w, "to" | "into" | "onto" | "off"))
+        let noun = || {
+            NOUNS.contains(&word)
+                && !text[h.span.1 as usize..]
+                    .split_whitespace()
+                    .take(3)
+                    .any(|w| matches!(w, "to" | "into" | "onto" | "off"))
         };
-        bit(h.concept as u8) & t.c.verbs == 0
-            || !(adjective || noun)
-            || !BEFORE
-                .iter()
-                .chain([&"a ", &"this ", &"that ", &"their ", &"our ", &"your "])
-                .any(|d| {
-                    let before = &text[..h.span.0 as usize];
-                    before.ends_with(d)
-                        && !before[..before.len() - d.len()]
-                            .ends_with(|c: char| c.is_alphanumeric())
-                })
+        !(word == "open" || noun())
+            || !BEFORE.iter().any(|d| {
+                let before = &text[..h.span.0 as usize];
+                before.ends_with(d)
+                    && !before[..before.len() - d.len()].ends_with(|c: char| c.is_alphanumeric())
+            })
     });
 }
 
@@ -126,10 +122,7 @@ pub(super) fn drop_purpose_avoid(t: &Tables, text: &str, hits: &mut Vec<lang::Hi
             || !matches!(&text[h.range()], "avoid" | "avoids")
             || !text[..h.span.0 as usize].ends_with("to ")
             // "Try to avoid …", "make sure to avoid …" still forbid.
-            || text[..h.span.0 as usize - 3]
-                .split_whitespace()
-                .next_back()
-                .is_some_and(|w| {
+            || word_before(text, h.span.0 as usize - 3).is_some_and(|w| {
                     ["try", "tries", "trying", "attempt", "sure", "careful", "best", "want", "need"]
                         .contains(&w)
                 })
@@ -143,12 +136,9 @@ pub(super) fn drop_descriptive_urgency(t: &Tables, text: &str, hits: &mut Vec<la
     hits.retain(|h| {
         bit(h.concept as u8) & t.c.framing == 0
             || !matches!(&text[h.range()], "immediately" | "instantly")
-            || !text[..h.span.0 as usize]
-                .split_whitespace()
-                .next_back()
-                .is_some_and(|w| {
-                    super::verb_form::third_person(w) || matches!(w, "effect" | "is" | "are")
-                })
+            || !word_before(text, h.span.0 as usize).is_some_and(|w| {
+                super::verb_form::third_person(w) || matches!(w, "effect" | "is" | "are")
+            })
     });
 }
 
@@ -160,24 +150,21 @@ pub(super) fn drop_honoured_choice(t: &Tables, text: &str, hits: &mut Vec<lang::
         bit(h.concept as u8) & t.c.against_user == 0
             || !(text[h.range()].starts_with("whatever ")
                 || text[h.range()].starts_with("whichever "))
-            || !text[..h.span.0 as usize]
-                .split_whitespace()
-                .next_back()
-                .is_some_and(|w| {
-                    matches!(
-                        w,
-                        "to" | "in"
-                            | "into"
-                            | "for"
-                            | "from"
-                            | "on"
-                            | "at"
-                            | "with"
-                            | "under"
-                            | "by"
-                            | "onto"
-                    )
-                })
+            || !word_before(text, h.span.0 as usize).is_some_and(|w| {
+                matches!(
+                    w,
+                    "to" | "in"
+                        | "into"
+                        | "for"
+                        | "from"
+                        | "on"
+                        | "at"
+                        | "with"
+                        | "under"
+                        | "by"
+                        | "onto"
+                )
+            })
     });
 }
 
@@ -248,8 +235,7 @@ pub(super) fn drop_indirect_commands(t: &Tables, text: &str, hits: &mut Vec<lang
     hits.retain(|h| {
         bit(h.concept as u8) & t.c.deceive == 0
             || !text[h.range()].starts_with("라고")
-            || !(text[..h.span.0 as usize].ends_with('하')
-                || text[..h.span.0 as usize].ends_with('으'))
+            || !text[..h.span.0 as usize].ends_with(['하', '으'])
     });
 }
 
@@ -283,4 +269,9 @@ pub(super) fn drop_defence_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
         bit(h.concept as u8) & t.c.defensive == 0
             || !lies.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
     });
+}
+
+/// The word before byte `at`: what a hit's reading may hinge on.
+fn word_before(text: &str, at: usize) -> Option<&str> {
+    text[..at].split_whitespace().next_back()
 }

@@ -55,10 +55,7 @@ pub(super) fn drop_unquoted_states(t: &Tables, text: &str, hits: &mut Vec<lang::
 /// The outcome word at `start..end` sits in a short quoted literal of its
 /// own, not in a list of literals nor before its condition.
 fn fixed_literal(text: &str, start: usize, end: usize) -> bool {
-    let mut from = start.saturating_sub(REACH);
-    while !text.is_char_boundary(from) {
-        from += 1;
-    }
+    let from = crate::text::ceil_char_boundary(text, start.saturating_sub(REACH));
     let before = &text[from..start];
     let before = before.rsplit('\n').next().unwrap_or(before);
     for (open, close) in PAIRS {

@@ -316,10 +316,7 @@ impl<'a> Negation<'a> {
         let from = h.span.1 as usize;
         // A clause, not the rest of an endless sentence: a bounded window
         // keeps this linear however long the sentence is.
-        let mut end = self.range.end.min(from + 400);
-        while !self.text.is_char_boundary(end) {
-            end -= 1;
-        }
+        let end = crate::text::floor_char_boundary(self.text, self.range.end.min(from + 400));
         let rest = self.text.get(from..end).unwrap_or("");
         let clause = rest.find([';', ':', '?', '!']).unwrap_or(rest.len());
         let clause = rest[..clause].find(" - ").unwrap_or(clause);

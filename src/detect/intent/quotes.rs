@@ -128,7 +128,7 @@ const EXHIBIT_WORDS: [&str; 14] = [
 /// with 'no branch selected'", "returns 'not found'"): a message shown, no
 /// value put anywhere.
 pub(super) fn shown_message(before: &str) -> bool {
-    const LEADS: [&str; 10] = [
+    const LEADS: [&str; 9] = [
         "fails with",
         "errors with",
         "error",
@@ -137,7 +137,6 @@ pub(super) fn shown_message(before: &str) -> bool {
         "replies with",
         "displays",
         "the message",
-        "an error message",
         "error message",
     ];
     let b = before.trim_end();

@@ -122,11 +122,11 @@ pub(super) fn mark_set_aside(t: &Tables, sentence: &str, sen: &mut Sentence) {
 /// between the denial and the telling word open a clause of their own; the
 /// denial negates the verb before them.
 fn relative_clause(gap: &str) -> bool {
-    let words: Vec<&str> = gap.split_whitespace().collect();
-    words.windows(2).any(|w| {
-        matches!(w[0], "it" | "they" | "we" | "you" | "he" | "she")
+    let words = gap.split_whitespace();
+    words.clone().zip(words.skip(1)).any(|(subject, aux)| {
+        matches!(subject, "it" | "they" | "we" | "you" | "he" | "she")
             && matches!(
-                w[1],
+                aux,
                 "was"
                     | "wasn't"
                     | "were"
