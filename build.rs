@@ -447,14 +447,21 @@ fn prefilters(doc: &toml_edit::DocumentMut, f: &Path) -> Vec<(&'static str, Vec<
             w.num(p);
             w.0.extend_from_slice(&[mask, start_clause, offset]);
         }
+        // Literals, then where each one's uses start, then the uses as
+        // fixed records: the binary reads them in place, with no copy.
         w.num(lits.len());
-        for (l, us) in lits.iter().zip(&uses) {
+        for l in &lits {
             w.bytes(l);
-            w.num(us.len());
-            for &(p, c, fl) in us {
-                w.num(p as usize);
-                w.0.extend_from_slice(&[c, fl]);
-            }
+        }
+        let mut at = 0;
+        for us in &uses {
+            w.num(at);
+            at += us.len();
+        }
+        w.num(at);
+        for &(p, c, fl) in uses.iter().flatten() {
+            w.num(p as usize);
+            w.0.extend_from_slice(&[c, fl]);
         }
         let refs: Vec<&[u8]> = lits.iter().map(Vec::as_slice).collect();
         w.0.extend_from_slice(&trie::build(&refs));

@@ -58,6 +58,45 @@ struct Owner {
     flags: u8,
 }
 
+/// Bytes of one [`Owner`] as `build.rs` writes it: alternative (u32 LE), clause, flags.
+const OWNER_BYTES: usize = 6;
+
+/// Clause uses per literal, read in place from the compiled table (tens of
+/// thousands of them: decoding them into a vector was a fifth of the page
+/// faults of a scan of an empty manifest). Literal `i`'s uses are records
+/// `starts[i]..starts[i + 1]` (u32 LE each); `Prefilter::decode` checks
+/// every record once.
+struct Owners {
+    starts: &'static [u8],
+    records: &'static [u8],
+}
+
+impl Owners {
+    fn at(starts: &[u8], i: usize) -> usize {
+        starts
+            .get(4 * i..4 * i + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map_or(0, |b| u32::from_le_bytes(b) as usize)
+    }
+
+    fn get(&self, k: usize) -> Owner {
+        let r = self
+            .records
+            .get(OWNER_BYTES * k..OWNER_BYTES * (k + 1))
+            .unwrap_or(&[0; OWNER_BYTES]);
+        Owner {
+            alternative: u32::from_le_bytes([r[0], r[1], r[2], r[3]]),
+            clause: r[4],
+            flags: r[5],
+        }
+    }
+
+    /// The uses of literal `lit`.
+    fn of(&self, lit: usize) -> impl Iterator<Item = Owner> + '_ {
+        (Owners::at(self.starts, lit)..Owners::at(self.starts, lit + 1)).map(|k| self.get(k))
+    }
+}
+
 /// Candidate patterns of one table.
 pub struct Prefilter {
     /// The literals' automaton as `build.rs` compiled it (`None`: malformed,
@@ -67,9 +106,8 @@ pub struct Prefilter {
     /// read warrants it.
     lits: Vec<&'static [u8]>,
     dfa: LateDfa,
-    /// Clause uses per literal, as `owners[starts[i]..starts[i + 1]]`.
-    owners: Vec<Owner>,
-    starts: Vec<u32>,
+    /// Clause uses per literal.
+    owners: Owners,
     /// Per top-level alternative of a pattern (`a|b`), the pattern and the
     /// mask of its clauses (0: the pattern is always a candidate). A pattern
     /// is a candidate when one of its alternatives has all its clauses met.
@@ -104,8 +142,10 @@ impl Prefilter {
                 nfa: None,
                 lits: Vec::new(),
                 dfa: LateDfa::new(DFA_AFTER_BYTES),
-                owners: Vec::new(),
-                starts: vec![0],
+                owners: Owners {
+                    starts: &[0; 4],
+                    records: &[],
+                },
                 pattern: (0..patterns as u32).collect(),
                 need: vec![0; patterns],
                 start: vec![(NO_START, 0); patterns],
@@ -138,24 +178,22 @@ impl Prefilter {
         }
         let n = r.num()?;
         let mut lits = Vec::with_capacity(n);
-        let mut owners = Vec::new();
-        let mut starts = Vec::with_capacity(n + 1);
-        starts.push(0);
         for _ in 0..n {
             lits.push(r.bytes()?);
-            for _ in 0..r.num()? {
-                let alternative = u32::try_from(r.num()?).ok()?;
-                let cf = r.take(2)?;
-                if alternative as usize >= alternatives || cf[0] >= 8 {
-                    return None;
-                }
-                owners.push(Owner {
-                    alternative,
-                    clause: cf[0],
-                    flags: cf[1],
-                });
-            }
-            starts.push(u32::try_from(owners.len()).ok()?);
+        }
+        let starts = r.take(4 * (n + 1))?;
+        let owners = Owners {
+            starts,
+            records: r.take(OWNER_BYTES * Owners::at(starts, n))?,
+        };
+        // Checked once here, so reading them later cannot fail.
+        let monotonic = (0..n).all(|i| Owners::at(starts, i) <= Owners::at(starts, i + 1));
+        let in_range = (0..Owners::at(starts, n)).all(|k| {
+            let o = owners.get(k);
+            (o.alternative as usize) < alternatives && o.clause < 8
+        });
+        if !monotonic || !in_range {
+            return None;
         }
         let nfa = trie::Nfa::new(r.rest())?;
         if nfa.patterns() != n {
@@ -166,7 +204,6 @@ impl Prefilter {
             lits,
             dfa: LateDfa::new(DFA_AFTER_BYTES),
             owners,
-            starts,
             pattern,
             every_needs: need.iter().all(|&n| n != 0),
             need,
@@ -260,8 +297,7 @@ impl Prefilter {
         let mut mark = |lit: usize, start: usize, end: usize| {
             let before = boundary(hay, start);
             let after = boundary(hay, end);
-            let (a, z) = (self.starts[lit] as usize, self.starts[lit + 1] as usize);
-            for o in &self.owners[a..z] {
+            for o in self.owners.of(lit) {
                 if (o.flags & BOUND_BEFORE == 0 || before) && (o.flags & BOUND_AFTER == 0 || after)
                 {
                     met[o.alternative as usize] |= 1 << o.clause;
