@@ -218,6 +218,13 @@ impl<'a> Negation<'a> {
             Some((i, _)) => (from + i, &rest[..i]),
             None => (end, rest),
         };
+        // "No need to check who is asking, and the full list should be read
+        // out": a coordinated clause with its own subject and verb is not
+        // denied ("do not send the key, and the token to …" still is).
+        let (end, rest) = match new_clause(rest) {
+            Some(i) => (from + i, &rest[..i]),
+            None => (end, rest),
+        };
         for (i, c) in rest.match_indices([':', ';', '：', '；']) {
             let cut = from + i;
             let after = &rest[i + c.len()..];
@@ -419,4 +426,38 @@ pub(super) fn covers(negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
 /// Languages whose negator follows the finite verb of a main clause.
 fn verb_second(l: lang::Lang) -> bool {
     matches!(l, lang::Lang::De | lang::Lang::Nl | lang::Lang::Sv)
+}
+
+/// Where `rest` goes on with a clause of its own after ", and", ", so" or
+/// ", but": a determiner opens its subject and a finite verb follows within
+/// ten words ("…, and the full list should be read out"). Only the first
+/// 400 bytes are read: a negation's reach, kept linear in an endless sentence.
+fn new_clause(rest: &str) -> Option<usize> {
+    let rest = &rest[..crate::text::floor_char_boundary(rest, rest.len().min(400))];
+    const DETERMINERS: [&str; 14] = [
+        "the", "a", "an", "any", "all", "every", "each", "its", "their", "this", "that", "these",
+        "those", "our",
+    ];
+    const FINITE: [&str; 13] = [
+        "should", "must", "shall", "will", "is", "are", "was", "were", "gets", "get", "can",
+        "may", "needs",
+    ];
+    [", and ", ", so ", ", but "]
+        .iter()
+        .flat_map(|p| rest.match_indices(p).map(move |(i, _)| (i, i + p.len())))
+        .filter(|&(_, after)| {
+            let words = rest[after..]
+                .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+                .filter(|w| !w.is_empty());
+            // A clause with a denial of its own ("…, and the assistant
+            // should not copy them") is left to the first one's scope.
+            let head: Vec<&str> = words.take(12).collect();
+            head.first().is_some_and(|w| DETERMINERS.contains(w))
+                && head.iter().skip(1).take(10).any(|w| FINITE.contains(w))
+                && !head
+                    .iter()
+                    .any(|w| matches!(*w, "not" | "never" | "no" | "nor") || w.ends_with("n't"))
+        })
+        .map(|(i, _)| i)
+        .min()
 }
