@@ -32,6 +32,7 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
             '\n' => {
                 !comment_wraps(&text[..i], &text[i + 1..])
                     && !prose_wraps(&text[..i], &text[i + 1..])
+                    && !code_follows(&text[..i], &text[i + 1..])
             }
             '。' | '！' | '？' | '；' | '।' | '॥' | '؟' | '؛' | '۔' => true,
             '.' | '!' | '?' | ';' => {
@@ -148,6 +149,21 @@ fn prose_wraps(before: &str, after: &str) -> bool {
         let rest = body[k..].trim_start();
         rest.starts_with([':', '=', '(']) || ["- ", "— ", "– "].iter().any(|d| rest.starts_with(d))
     })
+}
+
+/// A line that ends in a colon and a next line that opens with a quoted
+/// snippet are one sentence: "call its evaluate tool with:" names what the
+/// code on the next line is for.
+fn code_follows(before: &str, after: &str) -> bool {
+    let line = before[before.rfind('\n').map_or(0, |n| n + 1)..].trim_end();
+    line.ends_with(':')
+        && line.len() > 1
+        && after
+            .split('\n')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with(['`', '\'', '"'])
 }
 
 fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
