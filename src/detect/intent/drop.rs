@@ -257,17 +257,29 @@ pub(super) fn drop_inner_where(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>
 /// word inside the condition of a lie is the outcome misreported, no sign
 /// that the text is about attacks.
 pub(super) fn drop_defence_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
-    let lies: Vec<(u32, u32)> = hits
+    drop_inside(hits, t.c.lie, t.c.defensive);
+}
+
+/// The user's choice named inside a change made beside it ("besides the
+/// recipients the user names, the assistant includes …") discloses nothing:
+/// the frame that says so is about what is added to it.
+pub(super) fn drop_choice_in_change(t: &Tables, hits: &mut Vec<lang::Hit>) {
+    drop_inside(hits, t.c.shadow_change | t.c.override_, t.c.disclosure);
+}
+
+/// Hits of `inner` concepts that lie within a hit of an `outer` concept.
+fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
+    let spans: Vec<(u32, u32)> = hits
         .iter()
-        .filter(|h| bit(h.concept as u8) & t.c.lie != 0)
+        .filter(|h| bit(h.concept as u8) & outer != 0)
         .map(|h| h.span)
         .collect();
-    if lies.is_empty() {
+    if spans.is_empty() {
         return;
     }
     hits.retain(|h| {
-        bit(h.concept as u8) & t.c.defensive == 0
-            || !lies.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
+        bit(h.concept as u8) & inner == 0
+            || !spans.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
     });
 }
 

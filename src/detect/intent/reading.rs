@@ -83,6 +83,7 @@ impl Reading {
         drop::drop_indirect_commands(t, &text, &mut hits);
         drop::drop_inner_where(t, &text, &mut hits);
         drop::drop_defence_in_lie(t, &mut hits);
+        drop::drop_choice_in_change(t, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
         // A defensive word inside an address (`audit@…`, `…/scan/…`) says
