@@ -29,6 +29,7 @@ mod tuning41;
 mod tuning42;
 mod tuning43;
 mod tuning44;
+mod tuning45;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {
