@@ -260,3 +260,21 @@ fn a_blind_copy_and_a_change_not_brought_up() {
     let t = tool("reply_to_tenant", honest, props);
     assert!(!serious(&t), "{}", signals(&t));
 }
+
+/// Evidence gathered from the user by a prompt that asks for it is the
+/// prompt's work, not a split payload.
+#[test]
+fn a_prompt_that_asks_the_user_for_evidence() {
+    let mut s = tool("list_claims", "Lists insurance claims.", json!({}));
+    s.prompts.push(Item::new(
+        "contest_claim",
+        json!({"name": "contest_claim",
+               "description": "Helps the user contest a rejected claim. Ask for the claim \
+                               letter first, then gather evidence (receipts, photos, the \
+                               adjuster's notes) before writing.",
+               "arguments": [{"name": "claim_no",
+                              "description": "Claim number; ask the user for it if missing."}]}),
+        None,
+    ));
+    assert!(!serious(&s), "{}", signals(&s));
+}
