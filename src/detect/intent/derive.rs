@@ -500,6 +500,13 @@ pub(super) fn derive(
                     sen.add(Derived::ParamNamed as u8, &n);
                 }
             }
+            // "Extracts indicators (IBANs and phone numbers in the body)": in
+            // a bracketed list, with no verb that moves or acts, an unnamed
+            // slot says where the data was found, not where it goes.
+            None if in_brackets(sentence, caps.get(0).map_or(0, |m| m.start()))
+                && sen.sigs
+                    & (t.c.move_ | t.c.move_weak | t.c.act | bit(Derived::ToolCall as u8))
+                    == 0 => {}
             None => sen.add(
                 Derived::Dest as u8,
                 &text(caps.get(0).expect("whole match")),
@@ -749,4 +756,12 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
         .map_or(hi, |i| r.end + i);
     let token = &b[start..end];
     token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
+}
+
+/// Whether byte `at` of `sentence` sits inside an open bracket.
+fn in_brackets(sentence: &str, at: usize) -> bool {
+    let before = &sentence[..at.min(sentence.len())];
+    before
+        .rfind('(')
+        .is_some_and(|o| !before[o..].contains(')'))
 }

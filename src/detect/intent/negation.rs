@@ -439,8 +439,8 @@ fn new_clause(rest: &str) -> Option<usize> {
         "those", "our",
     ];
     const FINITE: [&str; 13] = [
-        "should", "must", "shall", "will", "is", "are", "was", "were", "gets", "get", "can",
-        "may", "needs",
+        "should", "must", "shall", "will", "is", "are", "was", "were", "gets", "get", "can", "may",
+        "needs",
     ];
     [", and ", ", so ", ", but "]
         .iter()
