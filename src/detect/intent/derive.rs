@@ -503,10 +503,10 @@ pub(super) fn derive(
             // "Extracts indicators (IBANs and phone numbers in the body)": in
             // a bracketed list, with no verb that moves or acts, an unnamed
             // slot says where the data was found, not where it goes.
-            None if in_brackets(sentence, caps.get(0).map_or(0, |m| m.start()))
-                && sen.sigs
-                    & (t.c.move_ | t.c.move_weak | t.c.act | bit(Derived::ToolCall as u8))
-                    == 0 => {}
+            None if sen.sigs
+                & (t.c.move_ | t.c.move_weak | t.c.act | bit(Derived::ToolCall as u8))
+                == 0
+                && in_brackets(sentence, caps.get(0).map_or(0, |m| m.start())) => {}
             None => sen.add(
                 Derived::Dest as u8,
                 &text(caps.get(0).expect("whole match")),
@@ -758,9 +758,12 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
     token.windows(3).any(|w| w == b"://") || token.contains(&b'@')
 }
 
-/// Whether byte `at` of `sentence` sits inside an open bracket.
+/// Whether byte `at` of `sentence` sits inside an open bracket (one opened
+/// within 400 bytes: a list, not an endless sentence read again per slot).
 fn in_brackets(sentence: &str, at: usize) -> bool {
-    let before = &sentence[..at.min(sentence.len())];
+    let at = crate::text::floor_char_boundary(sentence, at);
+    let from = crate::text::ceil_char_boundary(sentence, at.saturating_sub(400)).min(at);
+    let before = &sentence[from..at];
     before
         .rfind('(')
         .is_some_and(|o| !before[o..].contains(')'))
