@@ -153,17 +153,22 @@ fn prose_wraps(before: &str, after: &str) -> bool {
 
 /// A line that ends in a colon and a next line that opens with a quoted
 /// snippet are one sentence: "call its evaluate tool with:" names what the
-/// code on the next line is for.
+/// code on the next line is for. Not a settings row (`"notify": "…"`),
+/// which is read on its own line.
 fn code_follows(before: &str, after: &str) -> bool {
     let line = before[before.rfind('\n').map_or(0, |n| n + 1)..].trim_end();
-    line.ends_with(':')
-        && line.len() > 1
-        && after
-            .split('\n')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with(['`', '\'', '"'])
+    let next = after.split('\n').next().unwrap_or("").trim_start();
+    let Some(q) = next
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '`' | '\'' | '"'))
+    else {
+        return false;
+    };
+    let key_row = next[1..]
+        .find(q)
+        .is_some_and(|e| next[1 + e + 1..].trim_start().starts_with([':', '=']));
+    line.ends_with(':') && line.len() > 1 && !key_row
 }
 
 fn trimmed(text: &str, s: usize, e: usize) -> Range<usize> {
