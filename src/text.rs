@@ -69,6 +69,14 @@ pub fn ceil_char_boundary(text: &str, at: usize) -> usize {
     at
 }
 
+/// Where a window of at most `reach` bytes that ends at byte `at` starts,
+/// on a character boundary: reading back a bounded distance keeps a
+/// per-hit look behind linear in an endless sentence.
+pub fn reach_back(text: &str, at: usize, reach: usize) -> usize {
+    let at = floor_char_boundary(text, at);
+    ceil_char_boundary(text, at.saturating_sub(reach)).min(at)
+}
+
 /// 1-based line and column of a byte offset (column counted in characters).
 pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let safe = floor_char_boundary(text, offset);

@@ -762,8 +762,7 @@ pub(super) fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
 /// within 400 bytes: a list, not an endless sentence read again per slot).
 fn in_brackets(sentence: &str, at: usize) -> bool {
     let at = crate::text::floor_char_boundary(sentence, at);
-    let from = crate::text::ceil_char_boundary(sentence, at.saturating_sub(400)).min(at);
-    let before = &sentence[from..at];
+    let before = &sentence[crate::text::reach_back(sentence, at, 400)..at];
     before
         .rfind('(')
         .is_some_and(|o| !before[o..].contains(')'))

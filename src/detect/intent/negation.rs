@@ -129,11 +129,7 @@ impl<'a> Negation<'a> {
     /// made 128 KB of " read read …" take 2.3 s).
     fn window_before(&self, h: &lang::Hit) -> (usize, &'a str) {
         let end = h.span.0 as usize;
-        let from = crate::text::ceil_char_boundary(
-            self.text,
-            end.saturating_sub(CLAUSE_REACH).max(self.range.start),
-        )
-        .min(end);
+        let from = crate::text::reach_back(self.text, end, CLAUSE_REACH).max(self.range.start);
         (from, &self.text[from..end])
     }
 
@@ -454,7 +450,7 @@ fn verb_second(l: lang::Lang) -> bool {
 /// ten words ("…, and the full list should be read out"). Only the first
 /// 400 bytes are read: a negation's reach, kept linear in an endless sentence.
 fn new_clause(rest: &str) -> Option<usize> {
-    let rest = &rest[..crate::text::floor_char_boundary(rest, rest.len().min(400))];
+    let rest = &rest[..crate::text::floor_char_boundary(rest, CLAUSE_REACH)];
     const DETERMINERS: [&str; 14] = [
         "the", "a", "an", "any", "all", "every", "each", "its", "their", "this", "that", "these",
         "those", "our",
