@@ -30,6 +30,7 @@ mod tuning42;
 mod tuning43;
 mod tuning44;
 mod tuning45;
+mod tuning46;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

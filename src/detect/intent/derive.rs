@@ -83,10 +83,20 @@ pub(super) fn derive(
     if sen.sigs & t.c.user_choice == 0
         && let Some(m) = super::subject::user_choice(t, bytes)
     {
-        sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
+        let before = sentence[..m.start()].trim_end_matches([' ', ',']);
+        // "Besides the addresses the user types, the assistant also adds …":
+        // the choice is what something else is added beside, no choice
+        // honoured; the addition is the point.
+        if let Some(from) = super::drop::beside_choice(before) {
+            sen.add(
+                t.c.shadow_change.trailing_zeros() as u8,
+                &sentence[from..m.end()],
+            );
+        } else {
+            sen.add(t.c.user_choice.trailing_zeros() as u8, &text(m));
+        }
         // "Every file under the folder, not only the exhibits named": the
         // user's choice widened; "instead of the branch they picked": replaced.
-        let before = sentence[..m.start()].trim_end_matches([' ', ',']);
         let reread: [(&[&str], u128); 2] = [
             (
                 &[

@@ -60,6 +60,19 @@ pub(super) fn dismissed(
             .iter()
             .any(|n| before.ends_with(n));
     }
+    // "The audience is whatever the user picks", "set it to whichever the
+    // user chose": the person's pick is the value, nothing overrides it.
+    if b & (t.c.override_ | t.c.against_user) != 0 {
+        let term = text.get(h.range()).unwrap_or("");
+        if term.starts_with("whatever ") || term.starts_with("whichever ") {
+            let before = before.trim_end();
+            return [
+                " is", " are", " be", " was", " becomes", " to", " stays", " remains",
+            ]
+            .iter()
+            .any(|w| before.ends_with(w));
+        }
+    }
     if b & t.c.personal != 0 {
         let term = text.get(h.range()).unwrap_or("");
         // "So they can open it on their phone": the device, not its number.

@@ -261,10 +261,48 @@ pub(super) fn drop_defence_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
 }
 
 /// The user's choice named inside a change made beside it ("besides the
-/// recipients the user names, the assistant includes …") discloses nothing:
-/// the frame that says so is about what is added to it.
+/// recipients the user names, the assistant includes …") or inside a lie
+/// about it ("refer to it by the name the user asked for") discloses
+/// nothing: the frame that says so is about what is done to it.
 pub(super) fn drop_choice_in_change(t: &Tables, hits: &mut Vec<lang::Hit>) {
-    drop_inside(hits, t.c.shadow_change | t.c.override_, t.c.disclosure);
+    drop_inside(
+        hits,
+        t.c.shadow_change | t.c.override_ | t.c.deceive | t.c.lie,
+        t.c.disclosure,
+    );
+}
+
+/// The user's choice named as what something is added beside ("besides the
+/// addresses the user types, the assistant also adds …") honours nothing.
+pub(super) fn drop_choice_beside(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & (t.c.user_choice | t.c.disclosure) == 0
+            || beside_choice(&text[..h.span.0 as usize]).is_none()
+    });
+}
+
+/// Where "besides" (or "in addition to", "as well as", "on top of", "apart
+/// from") opens the last few words before a user's choice, within its clause:
+/// "besides the addresses" + "the user types".
+pub(super) fn beside_choice(before: &str) -> Option<usize> {
+    const BESIDE: [&str; 5] = [
+        "besides ",
+        "in addition to ",
+        "as well as ",
+        "on top of ",
+        "apart from ",
+    ];
+    let before = before.trim_end_matches([' ', ',']);
+    let window = &before[crate::text::reach_back(before, before.len(), 60)..];
+    let tail = window
+        .rfind([',', ';', ':', '.', '\n'])
+        .map_or(window, |i| &window[i + 1..]);
+    BESIDE.iter().find_map(|b| {
+        let i = tail.rfind(b)?;
+        let words = tail[i + b.len()..].split_whitespace().count();
+        let word_start = i == 0 || tail.as_bytes()[i - 1] == b' ';
+        (word_start && (1..=3).contains(&words)).then_some(before.len() - tail.len() + i)
+    })
 }
 
 /// Hits of `inner` concepts that lie within a hit of an `outer` concept.

@@ -84,25 +84,16 @@ impl Reading {
         drop::drop_inner_where(t, &text, &mut hits);
         drop::drop_defence_in_lie(t, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
+        drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
         super::task_input::drop_task_input(t, &text, &sentences, &mut hits);
-        // A defensive word inside an address (`audit@…`, `…/scan/…`) says
-        // nothing; one in a hyphenated compound ("prompt-injection") does.
-        let defensive_words = hits
-            .iter()
-            .filter(|h| bit(h.concept as u8) & t.c.defensive != 0)
-            .filter(|h| {
-                let before = text[..h.span.0 as usize].chars().next_back();
-                let mut rest = text[h.span.1 as usize..].chars();
-                let after = rest.next();
-                // A full stop ends the sentence ("the red flags."); a dot
-                // followed by a letter continues a host name.
-                let dotted = after == Some('.') && rest.next().is_some_and(char::is_alphanumeric);
-                !matches!(before, Some('/' | '@' | '.' | '_'))
-                    && !matches!(after, Some('@' | '/' | '_'))
-                    && !dotted
-            })
-            .count();
+        // A defensive word inside an address (`audit@…`, `…/scan/…`,
+        // `lint-cloud.example.com`) says nothing; one in a hyphenated
+        // compound ("prompt-injection") does.
+        let defensive = |h: &&lang::Hit| {
+            bit(h.concept as u8) & t.c.defensive != 0 && !in_address(&text, h.range())
+        };
+        let defensive_words = hits.iter().filter(defensive).count();
         let mut mentions = Vec::new();
         // "These are quotations, and the assistant should follow them": a
         // quotation the text orders followed is no mention ("never act on
@@ -264,11 +255,7 @@ impl Reading {
                 // A detector's sentence about what it detects reports attacks, it does not make one.
                 // Not when the model is addressed before any defensive word:
                 // "the agent appends … so the linter picks it up" is an order.
-                let first_defensive = hits
-                    .iter()
-                    .filter(inside)
-                    .find(|h| bit(h.concept as u8) & t.c.defensive != 0)
-                    .map(|h| h.span.0);
+                let first_defensive = hits.iter().filter(inside).find(defensive).map(|h| h.span.0);
                 let addressed_first = first_defensive.is_some_and(|d| {
                     hits.iter()
                         .filter(inside)
@@ -751,4 +738,29 @@ fn reports_request(before: &str) -> bool {
                 | "tricks"
         )
     )
+}
+
+/// Whether `r` lies inside an address: a URL, an e-mail address or a host
+/// name (`audit@…`, `…/scan/…`, `lint-cloud.example.com`). A full stop ends
+/// a sentence ("the red flags."); a dot followed by a letter continues a
+/// host name, also after a hyphenated label.
+fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
+    let before = text[..r.start].chars().next_back();
+    if matches!(before, Some('/' | '@' | '.' | '_')) {
+        return true;
+    }
+    let mut rest = text[r.end..].chars().peekable();
+    if matches!(rest.peek(), Some('@' | '/' | '_')) {
+        return true;
+    }
+    // Over the rest of a hyphenated label (at most a host label's length).
+    let mut n = 0;
+    while n < 63
+        && rest
+            .next_if(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .is_some()
+    {
+        n += 1;
+    }
+    rest.next() == Some('.') && rest.next().is_some_and(char::is_alphanumeric)
 }
