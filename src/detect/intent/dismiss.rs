@@ -73,6 +73,22 @@ pub(super) fn dismissed(
             .any(|w| before.ends_with(w));
         }
     }
+    // "Call check_eligibility first in the same conversation": where a step
+    // happens, not what is taken.
+    if b & t.c.context != 0 {
+        let before = before.trim_end();
+        if [
+            " in the same",
+            " within the same",
+            " during the same",
+            " earlier in the same",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w))
+        {
+            return true;
+        }
+    }
     if b & t.c.personal != 0 {
         let term = text.get(h.range()).unwrap_or("");
         // "So they can open it on their phone": the device, not its number.

@@ -525,13 +525,15 @@ pub(super) fn dotted_tools<'s>(
 
 /// A prefixed random id written as a value: after "to", "=" or ":", a kind
 /// prefix of 2–6 letters, `_`, and 10 or more letters and digits with at
-/// least two digits (`acct_1qxzre8hk2`).
+/// least two digits (`acct_1qxzre8hk2`); or a chat channel's id after
+/// "channel" or "room" (`C07PARTNRX1`).
 pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
     let mut prev = "";
     for w in sentence.split([' ', '\'', '"', '`']) {
         let word = w.trim_end_matches([',', ';', '.', ')']);
         let mut value_after =
             matches!(prev, "to" | "=" | ":" | "as" | "use") || prev.ends_with(['=', ':']);
+        let channel = prev;
         prev = w;
         // `payee=ba_…`: the value after the key.
         let word = match word.rsplit_once(['=', ':']) {
@@ -541,6 +543,17 @@ pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
             }
             None => word,
         };
+        // A chat channel's id (`channel C07PARTNRX1`): a letter, then
+        // letters and digits, names one room.
+        if matches!(channel, "channel" | "room")
+            && (9..=12).contains(&word.len())
+            && word.bytes().all(|b| b.is_ascii_alphanumeric())
+            && word.as_bytes()[0].is_ascii_alphabetic()
+            && word.bytes().filter(u8::is_ascii_digit).count() >= 2
+            && word.bytes().skip(1).any(|b| b.is_ascii_alphabetic())
+        {
+            return Some(word);
+        }
         let Some((kind, rest)) = word.split_once('_') else {
             continue;
         };
