@@ -73,6 +73,34 @@ pub(super) fn dismissed(
             .any(|w| before.ends_with(w));
         }
     }
+    // "The same as the e-mail the buyer gets": the noun, not the verb
+    // ("email the estimate to …").
+    if b & t.c.move_ != 0 {
+        let term = text.get(h.range()).unwrap_or("");
+        if term.starts_with("email") || term.starts_with("e-mail") {
+            let before = before.trim_end();
+            return [
+                " the",
+                " an",
+                " a",
+                " your",
+                " their",
+                " this",
+                " that",
+                " each",
+                " every",
+                " our",
+                " its",
+                " his",
+                " her",
+                " same",
+                " welcome",
+                " confirmation",
+            ]
+            .iter()
+            .any(|w| before.ends_with(w));
+        }
+    }
     // "Call check_eligibility first in the same conversation": where a step
     // happens, not what is taken.
     if b & t.c.context != 0 {
