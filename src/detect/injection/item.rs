@@ -15,11 +15,16 @@ pub fn check_item(
     out: &mut Vec<Finding>,
 ) {
     let prefix = format!("{list}[{item}]");
-    let already: std::collections::HashSet<String> = out
+    let mut already = std::collections::HashMap::new();
+    for f in out
         .iter()
         .filter(|f| f.field.as_deref().is_some_and(|p| p.starts_with(&prefix)))
-        .map(|f| f.rule_id.clone())
-        .collect();
+    {
+        let worst = already
+            .entry(f.rule_id.clone())
+            .or_insert((f.severity, f.confidence));
+        *worst = (*worst).max((f.severity, f.confidence));
+    }
     let field = TextField {
         path: prefix.clone(),
         channel: Channel::Description,

@@ -5,20 +5,21 @@
 use super::derive::ASSIGNS;
 use super::signals::{FieldSignals, Sentence, Structure};
 use super::tables::{Combo, Derived, Scope, Tables, bit, tables};
-use crate::finding::Confidence;
-use std::collections::HashSet;
+use crate::finding::{Confidence, Severity};
+use std::collections::HashMap;
 
 /// Item scope: the fields of one tool together (half the payload in the
 /// description, half in a parameter). A combination needs one core sentence
 /// holding its `all` groups and, in other fields, its `with` groups; raised
-/// only for rules no field raised.
-pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<Structure> {
+/// only where no field raised the same rule as gravely (`already`: the worst
+/// severity and confidence each rule reached in one field).
+pub fn analyse_item(
+    fields: &[FieldSignals],
+    already: &HashMap<String, (Severity, Confidence)>,
+) -> Vec<Structure> {
     let t = tables();
     let mut out = Vec::new();
     for combo in t.combos.iter().filter(|c| c.scope == Scope::Item) {
-        if already.contains(&combo.rule) {
-            continue;
-        }
         let mut best: Option<Structure> = None;
         for (fi, f) in fields.iter().enumerate() {
             for core in &f.sentences {
@@ -79,7 +80,11 @@ pub fn analyse_item(fields: &[FieldSignals], already: &HashSet<String>) -> Vec<S
                 });
             }
         }
-        out.extend(best);
+        out.extend(best.filter(|b| {
+            already
+                .get(&b.rule)
+                .is_none_or(|&a| a < (b.severity, b.confidence))
+        }));
     }
     out
 }
