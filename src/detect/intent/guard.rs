@@ -4,11 +4,17 @@
 use super::tables::{Tables, bit};
 use crate::lang;
 
+/// How far a concealment's object is read, in bytes, either side of it.
+const OBJECT_REACH: usize = 400;
+
 /// Whether a concealment keeps data, not an act, from view: its object (what
 /// follows it, or a settings line's value, to the first `,`, `;` or `(`)
 /// names guarded data ("values", "internal margins", "names of other
 /// patients") and no person it is kept from ("… from the user").
 pub(super) fn guards_data(t: &Tables, hit: &str, after: &str) -> bool {
+    // Eight words are read: a bounded window keeps each hit's read short in
+    // an endless sentence (the split below would scan to its first comma).
+    let after = &after[..crate::text::floor_char_boundary(after, OBJECT_REACH)];
     let object = if after.trim().is_empty() {
         hit.split_once([':', '=']).map_or("", |(_, v)| v)
     } else {
@@ -42,9 +48,10 @@ pub(super) fn guards_key_before(t: &Tables, text: &str, own: &[lang::Hit], h: &l
     if !text[start..].starts_with(lang::spaceless) {
         return false;
     }
-    let clause = text[..start]
+    let from = crate::text::reach_back(text, start, OBJECT_REACH);
+    let clause = text[from..start]
         .rfind(['、', '，', ',', '。', ';', '；'])
-        .map_or(0, |i| i + 1);
+        .map_or(from, |i| from + i + 1);
     own.iter().any(|c| {
         bit(c.concept as u8) & t.c.secret != 0
             && c.span.0 as usize >= clause

@@ -247,6 +247,18 @@ pub fn analyse(
         let protection = own
             .iter()
             .any(|c| bit(c.concept as u8) & t.c.sec_control != 0);
+        let reported = own
+            .iter()
+            .any(|c| bit(c.concept as u8) & t.c.report_to_user != 0);
+        // The hits that may hold hit `h`: sorted by start, none starts more
+        // than the longest hit's length before it. Read per weakening word,
+        // so a sentence of thousands of them stays linear in practice.
+        let longest = own.iter().map(|c| c.span.1 - c.span.0).max().unwrap_or(0);
+        let around = |h: &lang::Hit| {
+            let from = own.partition_point(|c| c.span.0 < h.span.0.saturating_sub(longest));
+            let to = own.partition_point(|c| c.span.0 <= h.span.0);
+            &own[from..to]
+        };
         for h in own.iter().filter(|h| {
             (h.span.1 as usize) <= range.end || bit(h.concept as u8) & t.c.exec_order != 0
         }) {
@@ -453,11 +465,7 @@ pub fn analyse(
             // "Report the name the user asked for" echoes the user's choice; it discloses nothing.
             let echoed =
                 |c: &lang::Hit| bit(c.concept as u8) & t.c.user_choice != 0 && c.span == h.span;
-            let reported = || {
-                own.iter()
-                    .any(|c| bit(c.concept as u8) & t.c.report_to_user != 0)
-            };
-            if b & t.c.weakening != 0 && own.iter().any(echoed) && reported() {
+            if b & t.c.weakening != 0 && reported && around(h).iter().any(echoed) {
                 continue;
             }
             // "Your own guidelines" are the model's, not the user's (so are
@@ -466,24 +474,27 @@ pub fn analyse(
             // names" overrides the user: a weakening word inside what is
             // taken, a concealment or an override excuses nothing.
             if b & t.c.weakening != 0
-                && own.iter().any(|c| {
+                && (around(h).iter().any(|c| {
                     let cb = bit(c.concept as u8);
                     (cb & (t.c.context | t.c.model_rules | t.c.conceal) != 0
                         || cb & against != 0
                             && !covers(&negated, c))
-                        && c.span.0 <= h.span.0
                         && c.span.1 >= h.span.1
                         && c.span != h.span
                         // "Do not ask the user before …": the consent skipped, not asked.
                         || cb & t.c.no_consent != 0
-                            && c.span.0 <= h.span.0
                             && h.span.0 < c.span.1
                             && c.span != h.span
-                        // "Your own opening directions": the model's own, named.
-                        || cb & t.c.model_rules != 0
-                            && c.span.0 >= h.span.1
-                            && text[h.span.1 as usize..c.span.0 as usize].trim().is_empty()
                 })
+                    // "Your own opening directions": the model's own, named
+                    // right after it (hits sorted by start: the first one
+                    // with a word between ends the search).
+                    || own[own.partition_point(|c| c.span.0 < h.span.1)..]
+                        .iter()
+                        .take_while(|c| {
+                            text[h.span.1 as usize..c.span.0 as usize].trim().is_empty()
+                        })
+                        .any(|c| bit(c.concept as u8) & t.c.model_rules != 0))
             {
                 continue;
             }

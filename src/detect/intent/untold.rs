@@ -145,8 +145,13 @@ fn relative_clause(gap: &str) -> bool {
     })
 }
 
+/// How far back [`conditional`] reads for the clause's start, in bytes: a
+/// bounded look keeps each hit linear in an endless sentence.
+const CONDITION_REACH: usize = 400;
+
 /// The clause before a word opens a condition: "if you don't need …".
 fn conditional(before: &str) -> bool {
+    let before = &before[crate::text::reach_back(before, before.len(), CONDITION_REACH)..];
     let clause = before
         .rfind([',', ';', ':', '.'])
         .map_or(before, |i| &before[i + 1..]);
