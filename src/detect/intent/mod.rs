@@ -406,26 +406,6 @@ pub fn analyse(
                     continue;
                 }
             }
-            // "Large scans run in the background": how a job runs, not a secret.
-            if b & t.c.conceal != 0 && text[h.range()].starts_with("in the background") {
-                let verb = text[range.start..h.span.0 as usize]
-                    .split_whitespace()
-                    .last();
-                if matches!(
-                    verb,
-                    Some(
-                        "run"
-                            | "runs"
-                            | "running"
-                            | "continue"
-                            | "continues"
-                            | "happen"
-                            | "happens"
-                    )
-                ) {
-                    continue;
-                }
-            }
             if dismiss::dismissed(t, text, &range, h, own) {
                 continue;
             }
