@@ -91,7 +91,7 @@ impl Reading {
         // `lint-cloud.example.com`) says nothing; one in a hyphenated
         // compound ("prompt-injection") does.
         let defensive = |h: &&lang::Hit| {
-            bit(h.concept as u8) & t.c.defensive != 0 && !in_address(&text, h.range())
+            bit(h.concept as u8) & t.c.defensive != 0 && !defence_in_address(&text, h.range())
         };
         let defensive_words = hits.iter().filter(defensive).count();
         let mut mentions = Vec::new();
@@ -740,11 +740,13 @@ fn reports_request(before: &str) -> bool {
     )
 }
 
-/// Whether `r` lies inside an address: a URL, an e-mail address or a host
-/// name (`audit@…`, `…/scan/…`, `lint-cloud.example.com`). A full stop ends
-/// a sentence ("the red flags."); a dot followed by a letter continues a
-/// host name, also after a hyphenated label.
-fn in_address(text: &str, r: std::ops::Range<usize>) -> bool {
+/// Whether a defensive word at `r` is part of an address by the characters
+/// next to it (`audit@…`, `…/scan/…`, `lint-cloud.example.com`). A full
+/// stop ends a sentence ("the red flags."); a dot followed by a letter
+/// continues a host name, also after a hyphenated label. Unlike
+/// `derive::in_address`, which asks whether a whole token is a URL or an
+/// e-mail address, this also reads bare host names.
+fn defence_in_address(text: &str, r: std::ops::Range<usize>) -> bool {
     let before = text[..r.start].chars().next_back();
     if matches!(before, Some('/' | '@' | '.' | '_')) {
         return true;
