@@ -31,6 +31,7 @@ mod tuning43;
 mod tuning44;
 mod tuning45;
 mod tuning46;
+mod tuning49;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

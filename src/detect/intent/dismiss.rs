@@ -73,6 +73,14 @@ pub(super) fn dismissed(
             .any(|w| before.ends_with(w));
         }
     }
+    // "Every visit flagged 'incident'": a record picked by its label, not a
+    // warning the text raises.
+    if b & t.c.defensive != 0 && text.get(h.range()) == Some("flagged") {
+        let after = after.trim_start();
+        return after.starts_with(['\'', '"'])
+            || after.starts_with("as '")
+            || after.starts_with("as \"");
+    }
     // "The same as the e-mail the buyer gets": the noun, not the verb
     // ("email the estimate to …").
     if b & t.c.move_ != 0 {

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Derived {
-    WhereParam = 64,
+    WhereParam = 72,
     WhereExt,
     UrlTemplate,
     ToolOwn,
@@ -436,7 +436,7 @@ pub fn tables() -> &'static Tables {
         let lex = Lexicon::from_compiled(crate::data::lexicon!("lang/intent"))
             .unwrap_or_else(|e| panic!("src/data/lang/intent.toml: {e}"));
         assert!(
-            lex.len() < 64,
+            lex.len() < 72,
             "intent.toml: too many concepts for the bit set"
         );
         let sig = |name: &str| -> u128 {
@@ -544,7 +544,10 @@ pub fn tables() -> &'static Tables {
                 | sig("private_files")
                 | sig("context")
                 | sig("model_rules")
-                | sig("personal"),
+                | sig("personal")
+                // A charge hung on another act, or a denial that one is due.
+                | sig("side_charge")
+                | sig("no_fees"),
             defensive: sig("defensive"),
             lie: sig("lie"),
             alt_index: sig("alt_index"),
