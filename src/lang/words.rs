@@ -15,7 +15,14 @@ pub fn sits<'t>(
     if !text.is_char_boundary(s) || !text.is_char_boundary(e) {
         return None;
     }
-    if start_bound && !boundary_before(text, s) || end_bound && !boundary_after(text, e) {
+    // A literal that opens or closes with a bracket is a tag, a boundary of
+    // its own: "<|im_start|>" stands before "system" with no space between.
+    let lit = &text[s..e];
+    let open = lit.starts_with(['<', '[', '{']);
+    let close = lit.ends_with(['>', ']', '}']);
+    if start_bound && !open && !boundary_before(text, s)
+        || end_bound && !close && !boundary_after(text, e)
+    {
         return None;
     }
     if stem {

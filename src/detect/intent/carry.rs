@@ -18,8 +18,11 @@ pub(super) fn carry_scopes(
     // frames every sentence under it.
     let framing = t.c.framing;
     if let Some(i) = sentences.iter().zip(ranges).position(|(sen, r)| {
+        // (A short heading is often misread as another language: that
+        // switch says nothing about it.)
         sen.sigs & framing != 0
-            && sen.sigs & !(framing | t.c.addressee) == 0
+            && sen.sigs & !(framing | t.c.addressee | super::tables::bit(Derived::LangSwitch as u8))
+                == 0
             && text[r.clone()].split_whitespace().count() <= 6
     }) {
         let ev = crate::text::truncate_chars(text[ranges[i].clone()].trim(), 30);
