@@ -15,14 +15,14 @@ pub fn sits<'t>(
     if !text.is_char_boundary(s) || !text.is_char_boundary(e) {
         return None;
     }
-    // A literal that opens or closes with a bracket is a tag, a boundary of
-    // its own: "<|im_start|>" stands before "system" with no space between.
-    let lit = &text[s..e];
-    let open = lit.starts_with(['<', '[', '{']);
-    let close = lit.ends_with(['>', ']', '}']);
-    if start_bound && !open && !boundary_before(text, s)
-        || end_bound && !close && !boundary_after(text, e)
-    {
+    // A literal that closes with a bracket and opens a line is a turn
+    // header, a boundary of its own: "<|im_start|>" stands before "system"
+    // with no space between. (Inline, "begin each record with
+    // <|im_start|>system" documents the format; `Vec<Secret>` is a type.)
+    let line_start = text[..s].trim_end_matches([' ', '\t']);
+    let close = text[s..e].ends_with(['>', ']', '}'])
+        && (line_start.is_empty() || line_start.ends_with('\n'));
+    if start_bound && !boundary_before(text, s) || end_bound && !close && !boundary_after(text, e) {
         return None;
     }
     if stem {

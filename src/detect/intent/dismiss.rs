@@ -73,6 +73,12 @@ pub(super) fn dismissed(
             .any(|w| before.ends_with(w));
         }
     }
+    // "The confirmation gives the time they asked for and the $40 fee": a
+    // reply that goes on past what they asked for keeps nothing back.
+    if b & t.c.asked_only != 0 {
+        let end = after.find(['.', ';', '\n']).unwrap_or(after.len());
+        return after[..end].contains(|c: char| c.is_alphanumeric());
+    }
     // "Every visit flagged 'incident'": a record picked by its label, not a
     // warning the text raises.
     if b & t.c.defensive != 0 && text.get(h.range()) == Some("flagged") {

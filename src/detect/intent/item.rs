@@ -571,10 +571,17 @@ pub(super) fn opaque_id(sentence: &str) -> Option<&str> {
     None
 }
 
+/// Quoted names [`lookalike_swap`] compares pairwise.
+const MAX_NAMES: usize = 128;
+
 /// Two quoted names where the later is the earlier with a word joined on
 /// (`requests` → `requests-hardened`, `lodash` → `@mirror/lodash`): `a` →
 /// `b`, for evidence. Quoted spans are `(start, end)` in `bytes`.
 pub(super) fn lookalike_swap(bytes: &[u8], quoted: &[(usize, usize)]) -> Option<String> {
+    // Each name once, in order of first quoting, and at most MAX_NAMES of
+    // them: every pair is compared, so a text that quotes thousands of
+    // names stays linear.
+    let mut seen = std::collections::HashSet::new();
     let names: Vec<&str> = quoted
         .iter()
         .filter_map(|&(a, b)| std::str::from_utf8(&bytes[a..b]).ok())
@@ -584,6 +591,8 @@ pub(super) fn lookalike_swap(bytes: &[u8], quoted: &[(usize, usize)]) -> Option<
                 && n.bytes()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'/' | b'@'))
         })
+        .filter(|n| seen.insert(*n))
+        .take(MAX_NAMES)
         .collect();
     // A word of three letters or more, joined with `-` or `_`.
     let word = |w: &str| w.len() >= 3 && w.bytes().all(|c| c.is_ascii_alphabetic() || c == b'-');

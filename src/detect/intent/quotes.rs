@@ -42,6 +42,9 @@ pub(super) fn quote_spans(b: &[u8], long: bool) -> impl Iterator<Item = (usize, 
     })
 }
 
+/// How far before a quotation its list marker's line may start.
+const MARKER_REACH: usize = 32;
+
 /// A quotation that fills a list or block-quote line of its own (`- "…"`,
 /// `> "…"`) under a heading that ends in a colon, names what it lists as
 /// examples or findings ("Typical findings:", "Example lines used in the
@@ -56,7 +59,15 @@ pub(super) fn exhibit_line(
     e: usize,
     marks: impl Fn(usize, usize) -> (bool, bool, bool),
 ) -> bool {
-    let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
+    // A list marker is a few bytes: the line must start within MARKER_REACH
+    // of the quotation (read no further back, so a long line of quotations
+    // stays linear).
+    let from = crate::text::floor_char_boundary(text, s.saturating_sub(MARKER_REACH));
+    let line_start = match text[from..s].rfind('\n') {
+        Some(i) => from + i + 1,
+        None if from == 0 => 0,
+        None => return false,
+    };
     let marker = text[line_start..s].trim();
     let is_marker = |m: &str| {
         matches!(m, "-" | "*" | ">" | "•")
@@ -66,11 +77,17 @@ pub(super) fn exhibit_line(
     if !is_marker(marker) {
         return false;
     }
-    let line_end = text[e..].find('\n').map_or(text.len(), |i| e + i);
-    if !text[e..line_end]
-        .trim()
-        .chars()
-        .all(|c| c.is_ascii_punctuation())
+    // The rest of the line is punctuation: read up to its first other
+    // character.
+    let rest = text[e..]
+        .char_indices()
+        .find(|&(_, c)| c == '\n' || !(c.is_ascii_punctuation() || c.is_whitespace()))
+        .map_or(text.len(), |(i, _)| e + i);
+    if !(rest == text.len() || text[rest..].starts_with('\n'))
+        || !text[e..rest]
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_punctuation())
     {
         return false;
     }

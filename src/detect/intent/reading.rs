@@ -115,6 +115,14 @@ impl Reading {
         } else {
             Vec::new()
         };
+        // The addressee hits by start, read per quotation from its start on:
+        // a text of thousands of quotations stays linear.
+        let mut addressees: Vec<std::ops::Range<usize>> = hits
+            .iter()
+            .filter(|h| bit(h.concept as u8) & t.c.addressee != 0)
+            .map(|h| h.range())
+            .collect();
+        addressees.sort_unstable_by_key(|r| (r.start, r.end));
         let mut last_end: Option<usize> = None;
         // Hits that give an order or name an example, by position, for the
         // headings of quoted lists: built on the first quote on a list line
@@ -151,12 +159,13 @@ impl Reading {
                 .any(|w| after.starts_with(w));
             // Outside a defensive text, a quotation that tells the assistant
             // what to do ("said: \"from now on, the assistant …\"") is an order.
-            let addresses = defensive_words == 0
-                && hits.iter().any(|h| {
-                    bit(h.concept as u8) & t.c.addressee != 0
-                        && s < h.range().start
-                        && h.range().end < e
-                });
+            let addresses = defensive_words == 0 && {
+                let from = addressees.partition_point(|r| r.start <= s);
+                addressees[from..]
+                    .iter()
+                    .take_while(|r| r.start < e)
+                    .any(|r| r.end < e)
+            };
             if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
                 && !addresses
                 && (listed

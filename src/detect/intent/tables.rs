@@ -334,6 +334,7 @@ pub(super) struct Concepts {
     /// other servers' tools, a trigger or a standing step.
     pub(super) list_scope: u128,
     pub(super) defensive: u128,
+    pub(super) asked_only: u128,
     /// Telling the user what is not so.
     pub(super) lie: u128,
     /// An install from another package index than the public one.
@@ -549,6 +550,7 @@ pub fn tables() -> &'static Tables {
                 | sig("side_charge")
                 | sig("no_fees"),
             defensive: sig("defensive"),
+            asked_only: sig("asked_only"),
             lie: sig("lie"),
             alt_index: sig("alt_index"),
             where_self: sig("where_self"),
