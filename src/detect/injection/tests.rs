@@ -90,6 +90,18 @@ pub(super) fn with_tool(
     s
 }
 
+/// A server with one plain tool and the prompt `name`, whose description is
+/// the text under test (line jumping from a prompt).
+pub(super) fn prompt_server(name: &str, description: &str) -> ServerSurface {
+    let mut s = tool("list_items", "Lists the items.", json!({}));
+    s.prompts.push(Item::new(
+        name,
+        json!({"name": name, "description": description}),
+        None,
+    ));
+    s
+}
+
 pub(super) fn surface_tool(name: &str, raw: serde_json::Value) -> ServerSurface {
     let src = Source {
         location: Location::new("t.json", 1, 1),
