@@ -19,10 +19,12 @@ pub fn sits<'t>(
     // header, a boundary of its own: "<|im_start|>" stands before "system"
     // with no space between. (Inline, "begin each record with
     // <|im_start|>system" documents the format; `Vec<Secret>` is a type.)
-    let line_start = text[..s].trim_end_matches([' ', '\t']);
-    let close = text[s..e].ends_with(['>', ']', '}'])
-        && (line_start.is_empty() || line_start.ends_with('\n'));
-    if start_bound && !boundary_before(text, s) || end_bound && !close && !boundary_after(text, e) {
+    let opens_line = || {
+        let before = text[..s].trim_end_matches([' ', '\t']);
+        before.is_empty() || before.ends_with('\n')
+    };
+    let tag = || text[s..e].ends_with(['>', ']', '}']) && opens_line();
+    if start_bound && !boundary_before(text, s) || end_bound && !boundary_after(text, e) && !tag() {
         return None;
     }
     if stem {

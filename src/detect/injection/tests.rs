@@ -90,15 +90,11 @@ pub(super) fn with_tool(
     s
 }
 
-/// A server with one plain tool and the prompt `name`, whose description is
-/// the text under test (line jumping from a prompt).
+/// A server with one plain tool and the prompt `name` (line jumping).
 pub(super) fn prompt_server(name: &str, description: &str) -> ServerSurface {
     let mut s = tool("list_items", "Lists the items.", json!({}));
-    s.prompts.push(Item::new(
-        name,
-        json!({"name": name, "description": description}),
-        None,
-    ));
+    let raw = json!({"name": name, "description": description});
+    s.prompts.push(Item::new(name, raw, None));
     s
 }
 
