@@ -12,6 +12,29 @@ use std::ops::Range;
 /// How far around a hit [`dismissed`] reads, in bytes.
 const WINDOW: usize = 320;
 
+/// Concealment words that say how something runs after these verbs, not
+/// what is kept from the user.
+const HOW_NOT_HIDDEN: [(&str, &[&str]); 2] = [
+    (
+        "in the background",
+        &[
+            "run",
+            "runs",
+            "running",
+            "continue",
+            "continues",
+            "happen",
+            "happens",
+        ],
+    ),
+    (
+        "silently",
+        &[
+            "fail", "fails", "failing", "failed", "error", "errors", "crash",
+        ],
+    ),
+];
+
 /// Whether hit `h` of sentence `range` says nothing here.
 pub(super) fn dismissed(
     t: &Tables,
@@ -147,21 +170,12 @@ pub(super) fn dismissed(
         }
     }
     if b & t.c.conceal != 0 {
-        // "Large scans run in the background": how a job runs, not a secret.
-        if text[h.range()].starts_with("in the background")
-            && matches!(
-                before.split_whitespace().last(),
-                Some("run" | "runs" | "running" | "continue" | "continues" | "happen" | "happens")
-            )
-        {
-            return true;
-        }
-        // "Instead of failing silently": how an error shows, not a secret.
-        if text[h.range()].starts_with("silently")
-            && matches!(
-                before.split_whitespace().last(),
-                Some("fail" | "fails" | "failing" | "failed" | "error" | "errors" | "crash")
-            )
+        // "Large scans run in the background", "instead of failing
+        // silently": how a job runs or an error shows, not a secret.
+        let verb = before.split_whitespace().last().unwrap_or("");
+        if HOW_NOT_HIDDEN
+            .iter()
+            .any(|(w, verbs)| text[h.range()].starts_with(w) && verbs.contains(&verb))
         {
             return true;
         }

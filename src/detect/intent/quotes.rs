@@ -62,7 +62,7 @@ pub(super) fn exhibit_line(
     // A list marker is a few bytes: the line must start within MARKER_REACH
     // of the quotation (read no further back, so a long line of quotations
     // stays linear).
-    let from = crate::text::floor_char_boundary(text, s.saturating_sub(MARKER_REACH));
+    let from = crate::text::reach_back(text, s, MARKER_REACH);
     let line_start = match text[from..s].rfind('\n') {
         Some(i) => from + i + 1,
         None if from == 0 => 0,
