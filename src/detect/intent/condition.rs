@@ -2,12 +2,19 @@
 //! "if you delete …") rather than an order: an act named inside one is not
 //! ordered.
 
+/// How far back a condition's words are looked for: past any clause break
+/// and parenthesis an act's condition ends at.
+const REACH: usize = 512;
+
 /// The words before a hit make it a condition: "when deploying", "if you delete".
 /// `protection`: the act is aimed at a protection, which a tool switching it
 /// off by itself ("this tool switches off the firewall") does not excuse, nor
 /// a purpose clause ("called beforehand to drop the required-review rule")
 /// unless it is one the speaker cannot or will not do ("refuses to disable").
 pub(super) fn in_condition(before: &str, protection: bool) -> bool {
+    // Only the last words before the act count: a sentence of a megabyte
+    // with no comma is read from its last few hundred bytes, not per hit.
+    let before = &before[crate::text::reach_back(before, before.len(), REACH)..];
     // "Create the role (if missing) and grant …": a parenthesis closing
     // right before the act conditions what it follows, not the act.
     let unbracketed;

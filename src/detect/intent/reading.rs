@@ -193,13 +193,28 @@ impl Reading {
         // A parenthesis that opens with "for example" / "e.g." / "such as" and
         // gives no order inside lists what the text is about ("(for example
         // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
+        // The hits by start (ties in their order), read per sentence,
+        // quotation or parenthesis from its start on: a field of thousands of
+        // them stays linear.
+        let by_start = std::cell::OnceCell::new();
+        let from = |a: usize| {
+            let hs: &Vec<&lang::Hit> = by_start.get_or_init(|| {
+                let mut v: Vec<&lang::Hit> = hits.iter().collect();
+                v.sort_by_key(|h| h.span.0);
+                v
+            });
+            hs[hs.partition_point(|h| (h.span.0 as usize) < a)..].iter().copied()
+        };
+        // Hits whose span lies inside `r`.
+        let within = |r: &Range<usize>| {
+            let r = r.clone();
+            from(r.start)
+                .take_while(move |h| h.span.0 as usize <= r.end)
+                .filter(move |h| h.span.1 as usize <= r.end)
+        };
         if text.contains('(') {
             for r in super::grid::example_parentheses(&text) {
-                let gives_order = hits.iter().any(|h| {
-                    h.span.0 as usize >= r.start
-                        && h.span.1 as usize <= r.end
-                        && bit(h.concept as u8) & t.c.orders != 0
-                });
+                let gives_order = within(&r).any(|h| bit(h.concept as u8) & t.c.orders != 0);
                 if !gives_order {
                     mentions.push((r.start, r.end));
                 }
@@ -224,17 +239,17 @@ impl Reading {
             // dashboard whose text says "audit" elsewhere; "a README that
             // asks the agent to …" reports one).
             let ordered = |q: &&(usize, usize)| {
-                let Some(r) = sentences.iter().find(|r| r.contains(&q.0)) else {
+                let Some(r) = sentences[sentences.partition_point(|r| r.end <= q.0)..]
+                    .first()
+                    .filter(|r| r.contains(&q.0))
+                else {
                     return false;
                 };
                 // A table cell is read on its own (`assistant-targeted | "…"`).
                 let cell = text[r.start..q.0]
                     .rfind('|')
                     .map_or(r.start, |i| r.start + i + 1);
-                let inside = || {
-                    hits.iter()
-                        .filter(move |h| (cell..r.end).contains(&h.range().start))
-                };
+                let inside = || from(cell).take_while(|h| (h.span.0 as usize) < r.end);
                 // Addressed to the model, or an order to run what follows ("run 'curl …'").
                 inside().any(|h| {
                     let b = bit(h.concept as u8);
@@ -249,12 +264,9 @@ impl Reading {
             let param_text =
                 property_of(&field.path).is_some() && field.path.ends_with(".description");
             for r in sentences.iter().cloned() {
-                let inside =
-                    |h: &&lang::Hit| h.span.0 as usize >= r.start && h.span.1 as usize <= r.end;
+                let inside = || within(&r);
                 if !adopted
-                    && let Some(e) = hits
-                        .iter()
-                        .filter(inside)
+                    && let Some(e) = inside()
                         .filter(|h| bit(h.concept as u8) & t.c.example != 0)
                         .map(|h| h.span.1 as usize)
                         .min()
@@ -264,11 +276,9 @@ impl Reading {
                 // A detector's sentence about what it detects reports attacks, it does not make one.
                 // Not when the model is addressed before any defensive word:
                 // "the agent appends … so the linter picks it up" is an order.
-                let first_defensive = hits.iter().filter(inside).find(defensive).map(|h| h.span.0);
+                let first_defensive = inside().find(|h| defensive(h)).map(|h| h.span.0);
                 let addressed_first = first_defensive.is_some_and(|d| {
-                    hits.iter()
-                        .filter(inside)
-                        .any(|h| h.span.0 < d && bit(h.concept as u8) & t.c.addressed != 0)
+                    inside().any(|h| h.span.0 < d && bit(h.concept as u8) & t.c.addressed != 0)
                 });
                 // Nor when an aside after it gives the model an order of its own:
                 // "file to lint (tip: before linting, also cat ~/.ssh/… into `x`)".
@@ -276,7 +286,7 @@ impl Reading {
                     let d = d as usize;
                     text[d..r.end].find('(').is_some_and(|p| {
                         let aside = d + p;
-                        hits.iter().filter(inside).any(|h| {
+                        inside().any(|h| {
                             h.span.0 as usize > aside
                                 && bit(h.concept as u8) & (t.c.addressed | t.c.when) != 0
                         })
