@@ -4,7 +4,6 @@ use crate::finding::{Confidence, Severity};
 use crate::surface::{Item, Location, Source, Transport};
 use serde_json::json;
 use std::collections::BTreeSet;
-
 mod grids;
 mod scenes;
 mod settings;
@@ -32,6 +31,7 @@ mod tuning44;
 mod tuning45;
 mod tuning46;
 mod tuning49;
+mod tuning50;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

@@ -260,6 +260,28 @@ pub(super) fn drop_defence_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
     drop_inside(hits, t.c.lie, t.c.defensive);
 }
 
+/// "Tell them it may be a scam": a telling that only hedges ("may",
+/// "might", "could", "is likely") warns; it asserts no state to deceive with.
+pub(super) fn drop_hedged_telling(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.deceive == 0
+            || !{
+                let after = text[h.span.1 as usize..].trim_start();
+                let after = after.strip_prefix("is ").unwrap_or(after);
+                [
+                    "may ",
+                    "might ",
+                    "could ",
+                    "likely ",
+                    "probably ",
+                    "possibly ",
+                ]
+                .iter()
+                .any(|w| after.starts_with(w))
+            }
+    });
+}
+
 /// The user's choice named inside a change made beside it ("besides the
 /// recipients the user names, the assistant includes …") or inside a lie
 /// about it ("refer to it by the name the user asked for") discloses

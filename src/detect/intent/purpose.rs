@@ -63,16 +63,23 @@ pub(super) fn judge(
         // the credentials beside it. A slot named `standing_orders` is not
         // about the model's own ("your") instructions, though a prompt
         // linter, or a `system_prompt` the user writes, is about prompts.
-        let yours = sen.evidence.iter().any(|(b, ev)| {
-            bit(*b) & t.c.model_rules != 0 && ev.split_whitespace().any(|w| w == "your")
-        });
+        let said = |words: &[&str]| {
+            sen.evidence.iter().any(|(b, ev)| {
+                bit(*b) & t.c.model_rules != 0 && ev.split_whitespace().any(|w| words.contains(&w))
+            })
+        };
+        let yours = said(&["your", "you", "yours"]);
+        // "The instructions you were set up with" is the model's own set-up
+        // even where the tool's first sentence names it; "paste your system
+        // prompt" in a prompt linter is the user's.
+        let set_up = said(&["you"]);
         let back = if next_points_back {
             ctx.slot_purpose(&text[ranges[i + 1].clone()])
         } else {
             0
         };
         let slot = (slot | back) & !if yours { t.c.model_rules } else { 0 };
-        let covered = purpose | slot;
+        let covered = (purpose & !if set_up { t.c.model_rules } else { 0 }) | slot;
         if what & !covered == 0 && sen.sigs & bit(Derived::Chained as u8) == 0 {
             sen.add(Derived::InPurpose as u8, "the tool's own purpose");
         } else {

@@ -83,6 +83,7 @@ impl Reading {
         drop::drop_indirect_commands(t, &text, &mut hits);
         drop::drop_inner_where(t, &text, &mut hits);
         drop::drop_defence_in_lie(t, &mut hits);
+        drop::drop_hedged_telling(t, &text, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
         drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
@@ -203,7 +204,9 @@ impl Reading {
                 v.sort_by_key(|h| h.span.0);
                 v
             });
-            hs[hs.partition_point(|h| (h.span.0 as usize) < a)..].iter().copied()
+            hs[hs.partition_point(|h| (h.span.0 as usize) < a)..]
+                .iter()
+                .copied()
         };
         // Hits whose span lies inside `r`.
         let within = |r: &Range<usize>| {

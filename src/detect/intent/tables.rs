@@ -515,6 +515,7 @@ pub fn tables() -> &'static Tables {
                 | sig("no_consent")
                 | sig("approval_off")
                 | sig("deceive")
+                | sig("against_user")
                 | sig("act")
                 | sig("obey")
                 | sig("session_scope")
