@@ -215,7 +215,12 @@ fn decode_entities(s: &str) -> String {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
+        // An entity's `;` comes within ten bytes: look no further, or a text
+        // of `&` with no `;` is read to its end at every `&`.
+        let end = rest.as_bytes()[1..rest.len().min(11)]
+            .iter()
+            .position(|&b| b == b';')
+            .map(|e| e + 1);
         let decoded = end.and_then(|e| {
             let name = &rest[1..e];
             let c = match name {

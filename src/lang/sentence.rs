@@ -4,6 +4,9 @@
 
 use std::ops::Range;
 
+/// How far back a word before a dot is read to tell an abbreviation.
+const WORD_REACH: usize = 64;
+
 /// Sentence (clause) ranges of a normalised text: split at sentence ends
 /// (`.`, `!`, `?`, `;` followed by a space or the end, in every script's form),
 /// at line breaks, and before list bullets. Abbreviations (`e.g.`, `i.e.`,
@@ -41,13 +44,19 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                     n == b' ' || n == b'\n' || n == b'"' || n == b'\'' || n == b')'
                 });
                 // Single letters joined by dots ("u.s.", "sp. z o.o.") abbreviate too.
+                // The word is read back at most WORD_REACH bytes: a longer
+                // one abbreviates nothing, and a dot-joined run without a
+                // space is not re-read at every dot.
                 let abbrev = c == '.' && {
-                    let before = &text[start..i];
+                    let from = crate::text::reach_back(text, i, WORD_REACH).max(start);
+                    let before = &text[from..i];
                     let word = before.rsplit([' ', '(']).next().unwrap_or("");
-                    ABBREV.contains(&word)
-                        || word
-                            .split('.')
-                            .all(|l| l.chars().count() == 1 && l.chars().all(char::is_alphabetic))
+                    let whole = word.len() < before.len() || from == start;
+                    whole
+                        && (ABBREV.contains(&word)
+                            || word.split('.').all(|l| {
+                                l.chars().count() == 1 && l.chars().all(char::is_alphabetic)
+                            }))
                 };
                 // A clause that goes on after the closing quote or bracket
                 // ("… sp. z o.o.\"), regardless of …") did not end.
@@ -57,7 +66,12 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 };
                 // A value's placeholder closing a call (`inhalt=...)`) ends nothing.
                 let placeholder = c == '.' && next == Some(b')') && {
-                    let dots = b[..=i].iter().rev().take_while(|&&x| x == b'.').count();
+                    let dots = b[..=i]
+                        .iter()
+                        .rev()
+                        .take(16)
+                        .take_while(|&&x| x == b'.')
+                        .count();
                     dots >= 2 && i + 1 > dots && matches!(b[i + 1 - dots - 1], b'=' | b':')
                 };
                 // A statement's own `;` inside quoted code (`'set x = 1;'`) ends nothing.

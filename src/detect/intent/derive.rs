@@ -122,6 +122,10 @@ pub(super) fn derive(
         }
     }
     if sentence.contains("://") || sentence.contains("www.") {
+        // Read once per sentence, not per URL: a sentence of thousands of
+        // URLs stays linear.
+        let replaced = std::cell::OnceCell::new();
+        let fetched = std::cell::OnceCell::new();
         for u in t.url.find_iter(bytes).filter(used) {
             let u = text(u);
             sen.add(Derived::WhereExt as u8, &u);
@@ -135,11 +139,14 @@ pub(super) fn derive(
                 || u.contains('$')
                 || u.contains("%s")
                 || u.contains('[')
-                || super::query_slot::fills_url_value(sentence, &u))
+                || super::query_slot::fills_url_value(
+                    replaced.get_or_init(|| super::query_slot::replaced_words(sentence)),
+                    &u,
+                ))
                 && !super::url_slot::route_only(&u)
             {
                 sen.add(Derived::UrlTemplate as u8, &u);
-                if t.auto_fetch.is_match(bytes) {
+                if *fetched.get_or_init(|| t.auto_fetch.is_match(bytes)) {
                     sen.add(Derived::AutoFetch as u8, "fetched by the client itself");
                 }
                 // A placeholder's name says what the URL carries (`{last_user_question}`).

@@ -19,6 +19,9 @@ pub(super) struct Negation<'a> {
     text: &'a str,
     range: Range<usize>,
     own: &'a [lang::Hit],
+    /// The spans of the sentence's double negations, found once: each
+    /// prohibition is read against these, not against every hit.
+    litotes: Vec<(u32, u32)>,
 }
 
 impl<'a> Negation<'a> {
@@ -28,11 +31,17 @@ impl<'a> Negation<'a> {
         range: Range<usize>,
         own: &'a [lang::Hit],
     ) -> Self {
+        let litotes = own
+            .iter()
+            .filter(|l| bit(l.concept as u8) & t.c.litotes != 0)
+            .map(|l| l.span)
+            .collect();
         Self {
             t,
             text,
             range,
             own,
+            litotes,
         }
     }
 
@@ -90,7 +99,7 @@ impl<'a> Negation<'a> {
     /// "Even if the user never picks it, …" states a condition: its "never"
     /// forbids nothing.
     fn conditional(&self, h: &lang::Hit) -> bool {
-        let before = &self.text[self.range.start..h.span.0 as usize];
+        let (_, before) = self.window_before(h);
         let clause = before
             .rfind([',', ';', ':'])
             .map_or(before, |i| &before[i + 1..]);
@@ -107,11 +116,9 @@ impl<'a> Negation<'a> {
 
     /// "Should not lack", "is never an option": a double negation orders.
     fn litotes(&self, h: &lang::Hit) -> bool {
-        self.own.iter().any(|l| {
-            bit(l.concept as u8) & self.t.c.litotes != 0
-                && l.span.0 <= h.span.0
-                && h.span.1 <= l.span.1
-        })
+        self.litotes
+            .iter()
+            .any(|l| l.0 <= h.span.0 && h.span.1 <= l.1)
     }
 
     /// "The lines you were asked not to disclose" names a rule someone else

@@ -39,16 +39,24 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
     let mut from = 0;
     while let Some(q) = text[from..].find(['?', '&']).map(|i| from + i) {
         from = q + 1;
-        // Only inside a URL: the scheme comes before, with no space between.
-        let start = text[..q]
+        // Only inside a URL: the scheme comes before, with no space between
+        // (within URL_REACH bytes: a run with no space is not re-read per `&`).
+        let window = crate::text::reach_back(text, q, URL_REACH);
+        let start = text[window..q]
             .char_indices()
             .rev()
             .find(|(_, c)| c.is_whitespace())
-            .map_or(0, |(i, c)| i + c.len_utf8());
+            .map_or(window, |(i, c)| window + i + c.len_utf8());
         if !text[start..q].contains("://") {
             continue;
         }
-        let rest = &text[q + 1..];
+        // The key runs to `=` inside the URL: no search past its end.
+        let rest = &text[q + 1
+            ..crate::text::floor_char_boundary(
+                text,
+                (q + 1).saturating_add(URL_REACH).min(text.len()),
+            )];
+        let rest = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
         let Some(eq) = rest.find('=') else { continue };
         let key = &rest[..eq];
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
@@ -62,7 +70,15 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
         if value.len() < 3 || value.bytes().all(|b| b.is_ascii_digit()) || value == key {
             continue;
         }
-        let after = &text[value_at + value.len()..];
+        // The definition follows the URL closely ("… where summary is …"):
+        // read DEFINITION_REACH bytes after it, not the rest of the text
+        // for every query value.
+        let after_at = value_at + value.len();
+        let after = &text[after_at
+            ..crate::text::floor_char_boundary(
+                text,
+                after_at.saturating_add(DEFINITION_REACH).min(text.len()),
+            )];
         let defines = [
             format!("where {value} is "),
             format!("where {value} = "),
@@ -79,10 +95,10 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// A URL whose query value or path part the sentence orders replaced
-/// ("`…/r.gif?d=DRAFT`, replacing DRAFT with the text the user pasted"): a
-/// placeholder written as a plain word is a slot all the same.
-pub(super) fn fills_url_value(sentence: &str, url: &str) -> bool {
+/// The words a sentence orders replaced ("replacing DRAFT with …"), at
+/// most MAX_REPLACED distinct ones: read once per sentence, then against
+/// each of its URLs by `fills_url_value`.
+pub(super) fn replaced_words(sentence: &str) -> Vec<&str> {
     const VERBS: [&str; 6] = [
         "replacing ",
         "replace ",
@@ -92,25 +108,47 @@ pub(super) fn fills_url_value(sentence: &str, url: &str) -> bool {
         "swap ",
     ];
     const QUOTES: [char; 3] = ['\'', '`', '"'];
-    VERBS.iter().any(|v| {
-        sentence.match_indices(v).any(|(at, _)| {
+    let mut out: Vec<&str> = Vec::new();
+    for v in VERBS {
+        for (at, _) in sentence.match_indices(v) {
             let rest = sentence[at + v.len()..].trim_start_matches(QUOTES);
             let tok = rest
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .next()
                 .unwrap_or("");
             let after = rest[tok.len()..].trim_start_matches(QUOTES).trim_start();
-            // The word stands whole in the URL, after `=` or `/`.
-            tok.len() >= 2
-                && after.starts_with("with ")
-                && url.match_indices(tok).any(|(i, _)| {
-                    url[..i].ends_with(['=', '/'])
-                        && !url[i + tok.len()..]
-                            .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                })
+            if tok.len() >= 2 && after.starts_with("with ") && !out.contains(&tok) {
+                out.push(tok);
+                if out.len() == MAX_REPLACED {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A URL whose query value or path part the sentence orders replaced
+/// ("`…/r.gif?d=DRAFT`, replacing DRAFT with the text the user pasted"): a
+/// placeholder written as a plain word is a slot all the same. `replaced`
+/// is the sentence's `replaced_words`.
+pub(super) fn fills_url_value(replaced: &[&str], url: &str) -> bool {
+    replaced.iter().any(|tok| {
+        // The word stands whole in the URL, after `=` or `/`.
+        url.match_indices(tok).any(|(i, _)| {
+            url[..i].ends_with(['=', '/'])
+                && !url[i + tok.len()..]
+                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
         })
     })
 }
+
+/// How far back a query's URL may start.
+const URL_REACH: usize = 2048;
+/// How far after a URL its query value's definition is looked for.
+const DEFINITION_REACH: usize = 400;
+/// Distinct replaced words read per sentence.
+const MAX_REPLACED: usize = 16;
 
 #[cfg(test)]
 mod tests {
