@@ -282,6 +282,40 @@ pub(super) fn drop_hedged_telling(t: &Tables, text: &str, hits: &mut Vec<lang::H
     });
 }
 
+/// "E-mails that ask the reader to pay a new account rather than the one
+/// on the invoice", "asked them to disregard the IBAN on the invoice": an
+/// account set aside inside a request someone else made is reported, the
+/// fraud a warning describes, not an order of the text's own.
+pub(super) fn drop_reported_payee_swap(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    // Said of someone else: a third-person or past form, or a bare verb in
+    // a relative clause ("e-mails that ask the reader to …"); "never ask the
+    // user to confirm" is the text's own order.
+    const ASKING: [&str; 8] = [
+        "asks",
+        "asked",
+        "asking",
+        "tells",
+        "told",
+        "urges",
+        "urged",
+        "instructs",
+    ];
+    const BARE: [&str; 4] = ["ask", "tell", "urge", "instruct"];
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.against_user == 0 {
+            return true;
+        }
+        let from = crate::text::reach_back(text, h.span.0 as usize, 60);
+        let words: Vec<&str> = text[from..h.span.0 as usize].split_whitespace().collect();
+        // "… asks the reader to pay …": an asking verb, then "to" within four words.
+        !words.iter().enumerate().any(|(i, w)| {
+            let reported = ASKING.contains(w)
+                || BARE.contains(w) && i > 0 && matches!(words[i - 1], "that" | "which" | "who");
+            reported && words[i + 1..].iter().take(4).any(|x| *x == "to")
+        })
+    });
+}
+
 /// The user's choice named inside a change made beside it ("besides the
 /// recipients the user names, the assistant includes …") or inside a lie
 /// about it ("refer to it by the name the user asked for") discloses

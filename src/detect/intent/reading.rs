@@ -84,6 +84,7 @@ impl Reading {
         drop::drop_inner_where(t, &text, &mut hits);
         drop::drop_defence_in_lie(t, &mut hits);
         drop::drop_hedged_telling(t, &text, &mut hits);
+        drop::drop_reported_payee_swap(t, &text, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
         drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
