@@ -48,7 +48,10 @@ pub fn sentences(text: &str) -> Vec<Range<usize>> {
                 // one abbreviates nothing, and a dot-joined run without a
                 // space is not re-read at every dot.
                 let abbrev = c == '.' && {
-                    let from = crate::text::reach_back(text, i, WORD_REACH).max(start);
+                    // (`text` depends on `lang`: the look-back is written here.)
+                    let from = text
+                        .ceil_char_boundary(i.saturating_sub(WORD_REACH))
+                        .clamp(start, i);
                     let before = &text[from..i];
                     let word = before.rsplit([' ', '(']).next().unwrap_or("");
                     let whole = word.len() < before.len() || from == start;

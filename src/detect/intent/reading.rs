@@ -192,9 +192,6 @@ impl Reading {
                 last_end = None;
             }
         }
-        // A parenthesis that opens with "for example" / "e.g." / "such as" and
-        // gives no order inside lists what the text is about ("(for example
-        // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
         // The hits by start (ties in their order), read per sentence,
         // quotation or parenthesis from its start on: a field of thousands of
         // them stays linear.
@@ -216,6 +213,9 @@ impl Reading {
                 .take_while(move |h| h.span.0 as usize <= r.end)
                 .filter(move |h| h.span.1 as usize <= r.end)
         };
+        // A parenthesis that opens with "for example" / "e.g." / "such as" and
+        // gives no order inside lists what the text is about ("(for example
+        // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
         if text.contains('(') {
             for r in super::grid::example_parentheses(&text) {
                 let gives_order = within(&r).any(|h| bit(h.concept as u8) & t.c.orders != 0);
