@@ -77,6 +77,12 @@ pub fn reach_back(text: &str, at: usize, reach: usize) -> usize {
     ceil_char_boundary(text, at.saturating_sub(reach)).min(at)
 }
 
+/// Where a window of at most `reach` bytes that starts at byte `at` ends,
+/// on a character boundary: the forward twin of [`reach_back`].
+pub fn reach_ahead(text: &str, at: usize, reach: usize) -> usize {
+    floor_char_boundary(text, at.saturating_add(reach)).max(at.min(text.len()))
+}
+
 /// 1-based line and column of a byte offset (column counted in characters).
 pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let safe = floor_char_boundary(text, offset);

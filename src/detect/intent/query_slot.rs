@@ -51,11 +51,7 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
             continue;
         }
         // The key runs to `=` inside the URL: no search past its end.
-        let rest = &text[q + 1
-            ..crate::text::floor_char_boundary(
-                text,
-                (q + 1).saturating_add(URL_REACH).min(text.len()),
-            )];
+        let rest = &text[q + 1..crate::text::reach_ahead(text, q + 1, URL_REACH)];
         let rest = &rest[..rest.find(char::is_whitespace).unwrap_or(rest.len())];
         let Some(eq) = rest.find('=') else { continue };
         let key = &rest[..eq];
@@ -74,11 +70,7 @@ fn defined(text: &str) -> Vec<(usize, &str)> {
         // read DEFINITION_REACH bytes after it, not the rest of the text
         // for every query value.
         let after_at = value_at + value.len();
-        let after = &text[after_at
-            ..crate::text::floor_char_boundary(
-                text,
-                after_at.saturating_add(DEFINITION_REACH).min(text.len()),
-            )];
+        let after = &text[after_at..crate::text::reach_ahead(text, after_at, DEFINITION_REACH)];
         let defines = [
             format!("where {value} is "),
             format!("where {value} = "),

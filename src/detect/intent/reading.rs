@@ -117,14 +117,27 @@ impl Reading {
         } else {
             Vec::new()
         };
-        // The addressee hits by start, read per quotation from its start on:
-        // a text of thousands of quotations stays linear.
-        let mut addressees: Vec<std::ops::Range<usize>> = hits
-            .iter()
-            .filter(|h| bit(h.concept as u8) & t.c.addressee != 0)
-            .map(|h| h.range())
-            .collect();
-        addressees.sort_unstable_by_key(|r| (r.start, r.end));
+        // The hits by start (ties in their order), read per sentence,
+        // quotation or parenthesis from its start on: a field of thousands of
+        // them stays linear.
+        let by_start = std::cell::OnceCell::new();
+        let hits_from = |a: usize| {
+            let hs: &Vec<&lang::Hit> = by_start.get_or_init(|| {
+                let mut v: Vec<&lang::Hit> = hits.iter().collect();
+                v.sort_by_key(|h| h.span.0);
+                v
+            });
+            hs[hs.partition_point(|h| (h.span.0 as usize) < a)..]
+                .iter()
+                .copied()
+        };
+        // Hits whose span lies inside `r`.
+        let within = |r: &Range<usize>| {
+            let r = r.clone();
+            hits_from(r.start)
+                .take_while(move |h| h.span.0 as usize <= r.end)
+                .filter(move |h| h.span.1 as usize <= r.end)
+        };
         let mut last_end: Option<usize> = None;
         // Hits that give an order or name an example, by position, for the
         // headings of quoted lists: built on the first quote on a list line
@@ -162,11 +175,9 @@ impl Reading {
             // Outside a defensive text, a quotation that tells the assistant
             // what to do ("said: \"from now on, the assistant …\"") is an order.
             let addresses = defensive_words == 0 && {
-                let from = addressees.partition_point(|r| r.start <= s);
-                addressees[from..]
-                    .iter()
-                    .take_while(|r| r.start < e)
-                    .any(|r| r.end < e)
+                hits_from(s + 1)
+                    .take_while(|h| (h.span.0 as usize) < e)
+                    .any(|h| bit(h.concept as u8) & t.c.addressee != 0 && (h.span.1 as usize) < e)
             };
             if text.as_bytes()[s..e].iter().filter(|&&b| b == b' ').count() >= 2
                 && !addresses
@@ -192,27 +203,6 @@ impl Reading {
                 last_end = None;
             }
         }
-        // The hits by start (ties in their order), read per sentence,
-        // quotation or parenthesis from its start on: a field of thousands of
-        // them stays linear.
-        let by_start = std::cell::OnceCell::new();
-        let from = |a: usize| {
-            let hs: &Vec<&lang::Hit> = by_start.get_or_init(|| {
-                let mut v: Vec<&lang::Hit> = hits.iter().collect();
-                v.sort_by_key(|h| h.span.0);
-                v
-            });
-            hs[hs.partition_point(|h| (h.span.0 as usize) < a)..]
-                .iter()
-                .copied()
-        };
-        // Hits whose span lies inside `r`.
-        let within = |r: &Range<usize>| {
-            let r = r.clone();
-            from(r.start)
-                .take_while(move |h| h.span.0 as usize <= r.end)
-                .filter(move |h| h.span.1 as usize <= r.end)
-        };
         // A parenthesis that opens with "for example" / "e.g." / "such as" and
         // gives no order inside lists what the text is about ("(for example
         // `' or 1=1 --` and `; cat /etc/passwd`)"): its items are mentions.
@@ -253,7 +243,7 @@ impl Reading {
                 let cell = text[r.start..q.0]
                     .rfind('|')
                     .map_or(r.start, |i| r.start + i + 1);
-                let inside = || from(cell).take_while(|h| (h.span.0 as usize) < r.end);
+                let inside = || hits_from(cell).take_while(|h| (h.span.0 as usize) < r.end);
                 // Addressed to the model, or an order to run what follows ("run 'curl …'").
                 inside().any(|h| {
                     let b = bit(h.concept as u8);
