@@ -6,11 +6,18 @@
 //! pattern order, then those of its failure state). Plain `std` only, so
 //! `build.rs` includes this file too.
 //!
-//! Layout (little-endian u32 unless noted): `nodes`, `edges`, `patterns`, then
-//! `edge_start[nodes + 1]`, `edge_next[edges]`, `fail[nodes]`,
-//! `out_start[nodes + 1]`, `out_next[nodes]` (the nearest failure state with
-//! patterns of its own, or `u32::MAX`), `out_pattern[..]`, `pattern_len[patterns]`,
-//! and last `edge_byte[edges]` (bytes).
+//! Layout (little-endian): `nodes`, `patterns`, `node_bytes`, `outs` (u32),
+//! then the nodes, breadth first, one record each, a node's id being the
+//! offset of its record: `fail` (u32), `out_next` (u32: the nearest failure
+//! state with patterns of its own, or `u32::MAX`), `out_start` (u32, into
+//! `out_pattern`), `edge_count` (u16), `out_count` (u16), the edges' bytes
+//! (sorted) and their targets (u32 each); then `out_pattern[outs]` and
+//! `pattern_len[patterns]` (u32). One step of a search reads one record,
+//! usually one cache line of one page.
+
+/// The fixed part of a node's record: `fail`, `out_next`, `out_start`,
+/// `edge_count`, `out_count`.
+const NODE_HEADER: usize = 16;
 
 /// Build the automaton of `patterns` (pattern id = index).
 #[allow(dead_code)]
@@ -34,6 +41,7 @@ pub fn build(patterns: &[&[u8]]) -> Vec<u8> {
         }
         own[s].push(pid as u32);
     }
+    let (children, own) = breadth_first(children, own);
     let n = children.len();
     // Failure links, breadth first.
     let mut fail = vec![0u32; n];
@@ -69,33 +77,33 @@ pub fn build(patterns: &[&[u8]]) -> Vec<u8> {
             out_next[s] = f as u32;
         }
     }
-    let edges: usize = children.iter().map(Vec::len).sum();
-    let mut w = Writer(Vec::new());
+    // Each node's record offset, its id in the table.
+    let mut off = Vec::with_capacity(n);
+    let mut at = 0usize;
+    for c in &children {
+        off.push(u32::try_from(at).expect("automaton fits u32"));
+        at += NODE_HEADER + 5 * c.len();
+    }
+    let outs: usize = own.iter().map(Vec::len).sum();
+    let mut w = Writer(Vec::with_capacity(16 + at + 4 * (outs + patterns.len())));
     w.num(n);
-    w.num(edges);
     w.num(patterns.len());
-    let mut at = 0;
-    for c in &children {
-        w.num(at);
-        at += c.len();
-    }
     w.num(at);
-    for c in &children {
-        for &(_, x) in c {
-            w.num(x as usize);
+    w.num(outs);
+    let mut out_at = 0;
+    for s in 0..n {
+        w.num(off[fail[s] as usize] as usize);
+        let on = out_next[s];
+        w.0.extend_from_slice(&if on == u32::MAX { on } else { off[on as usize] }.to_le_bytes());
+        w.num(out_at);
+        out_at += own[s].len();
+        for count in [children[s].len(), own[s].len()] {
+            w.0.extend_from_slice(&u16::try_from(count).expect("fits u16").to_le_bytes());
         }
-    }
-    for &f in &fail {
-        w.num(f as usize);
-    }
-    let mut at = 0;
-    for o in &own {
-        w.num(at);
-        at += o.len();
-    }
-    w.num(at);
-    for &o in &out_next {
-        w.0.extend_from_slice(&o.to_le_bytes());
+        w.0.extend(children[s].iter().map(|&(b, _)| b));
+        for &(_, c) in &children[s] {
+            w.num(off[c as usize] as usize);
+        }
     }
     for o in &own {
         for &p in o {
@@ -105,12 +113,40 @@ pub fn build(patterns: &[&[u8]]) -> Vec<u8> {
     for p in patterns {
         w.num(p.len());
     }
-    for c in &children {
-        for &(b, _) in c {
-            w.0.push(b);
-        }
-    }
     w.0
+}
+
+/// The trie renumbered breadth first. A search spends nearly all its steps in
+/// the shallow states, and the table is read in place from the executable's
+/// pages: numbered in insertion order, the root's children and grandchildren
+/// were spread over every page of every array, so a one-tool scan faulted in
+/// most of the 16 MB lexicon (issue 22). Breadth first, they share a few pages.
+#[allow(dead_code)]
+fn breadth_first(
+    children: Vec<Vec<(u8, u32)>>,
+    own: Vec<Vec<u32>>,
+) -> (Vec<Vec<(u8, u32)>>, Vec<Vec<u32>>) {
+    let mut order = vec![0u32];
+    let mut i = 0;
+    while i < order.len() {
+        order.extend(children[order[i] as usize].iter().map(|&(_, c)| c));
+        i += 1;
+    }
+    let mut new_id = vec![0u32; children.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_id[old as usize] = new as u32;
+    }
+    let kids = order
+        .iter()
+        .map(|&old| {
+            children[old as usize]
+                .iter()
+                .map(|&(b, c)| (b, new_id[c as usize]))
+                .collect()
+        })
+        .collect();
+    let own = order.iter().map(|&old| own[old as usize].clone()).collect();
+    (kids, own)
 }
 
 /// Writes the little-endian u32 fields of the compiled formats (this
@@ -187,17 +223,27 @@ impl U32s<'_> {
 /// The automaton, read in place.
 #[allow(dead_code)]
 pub struct Nfa<'a> {
-    edge_start: U32s<'a>,
-    edge_next: U32s<'a>,
-    fail: U32s<'a>,
-    out_start: U32s<'a>,
-    out_next: U32s<'a>,
+    /// The node records.
+    nodes: &'a [u8],
+    node_count: usize,
     out_pattern: U32s<'a>,
     pattern_len: U32s<'a>,
-    edge_byte: &'a [u8],
     /// The root's transitions, dense (0 = stay at the root).
     root: [u32; 256],
     patterns: usize,
+}
+
+/// A little-endian u32 at byte `at`.
+#[inline]
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    let b = &b[at..at + 4];
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// A little-endian u16 at byte `at`.
+#[inline]
+fn u16_at(b: &[u8], at: usize) -> usize {
+    usize::from(u16::from_le_bytes([b[at], b[at + 1]]))
 }
 
 #[allow(dead_code)]
@@ -209,37 +255,30 @@ impl<'a> Nfa<'a> {
     /// for a scan that visits a few of them (issue 22).
     pub fn new(b: &'a [u8]) -> Option<Nfa<'a>> {
         let mut r = Reader::new(b);
-        let (nodes, edges, patterns) = (r.num()?, r.num()?, r.num()?);
-        let mut u32s = |n: usize| Some(U32s(r.take(n.checked_mul(4)?)?));
-        let edge_start = u32s(nodes + 1)?;
-        let edge_next = u32s(edges)?;
-        let fail = u32s(nodes)?;
-        let out_start = u32s(nodes + 1)?;
-        let out_next = u32s(nodes)?;
-        let outs = out_start.get(nodes) as usize;
-        let out_pattern = u32s(outs)?;
-        let pattern_len = u32s(patterns)?;
-        let edge_byte = r.take(edges)?;
-        if !r.rest().is_empty() || nodes == 0 {
+        let (node_count, patterns, node_bytes, outs) = (r.num()?, r.num()?, r.num()?, r.num()?);
+        let nodes = r.take(node_bytes)?;
+        let out_pattern = U32s(r.take(outs.checked_mul(4)?)?);
+        let pattern_len = U32s(r.take(patterns.checked_mul(4)?)?);
+        if !r.rest().is_empty() || node_count == 0 || nodes.len() < NODE_HEADER {
             return None;
         }
-        let (e0, e1) = (edge_start.get(0) as usize, edge_start.get(1) as usize);
-        if e0 > e1 || e1 > edges || (e0..e1).any(|e| edge_next.get(e) as usize >= nodes) {
+        let edges = u16_at(nodes, 12);
+        if NODE_HEADER + 5 * edges > nodes.len() {
             return None;
         }
         let mut root = [0u32; 256];
-        for e in edge_start.get(0) as usize..edge_start.get(1) as usize {
-            root[edge_byte[e] as usize] = edge_next.get(e);
+        for e in 0..edges {
+            let to = u32_at(nodes, NODE_HEADER + 4 * e + edges);
+            if to as usize + NODE_HEADER > nodes.len() {
+                return None;
+            }
+            root[nodes[NODE_HEADER + e] as usize] = to;
         }
         Some(Nfa {
-            edge_start,
-            edge_next,
-            fail,
-            out_start,
-            out_next,
+            nodes,
+            node_count,
             out_pattern,
             pattern_len,
-            edge_byte,
             root,
             patterns,
         })
@@ -250,52 +289,55 @@ impl<'a> Nfa<'a> {
     }
 
     /// Every index in range, so the search never panics (run on every
-    /// compiled automaton by the unit tests).
+    /// compiled automaton by the unit tests): the records tile the node
+    /// area, and every link is the start of a record.
     pub fn valid(&self) -> bool {
-        let nodes = self.fail.0.len() / 4;
-        let edges = self.edge_byte.len();
+        let b = self.nodes;
         let outs = self.out_pattern.0.len() / 4;
-        (0..nodes).all(|s| {
-            let (e0, e1) = (
-                self.edge_start.get(s) as usize,
-                self.edge_start.get(s + 1) as usize,
-            );
-            let (o0, o1) = (
-                self.out_start.get(s) as usize,
-                self.out_start.get(s + 1) as usize,
-            );
-            let on = self.out_next.get(s);
-            e0 <= e1
-                && e1 <= edges
-                && o0 <= o1
-                && o1 <= outs
-                && (self.fail.get(s) as usize) < nodes
-                && (on == u32::MAX || (on as usize) < nodes)
-        }) && (0..edges).all(|e| (self.edge_next.get(e) as usize) < nodes)
-            && (0..outs).all(|o| (self.out_pattern.get(o) as usize) < self.patterns)
+        let mut start = vec![false; b.len()];
+        let mut records = Vec::new();
+        let mut at = 0;
+        while at < b.len() {
+            if at + NODE_HEADER > b.len() {
+                return false;
+            }
+            let size = NODE_HEADER + 5 * u16_at(b, at + 12);
+            if at + size > b.len() {
+                return false;
+            }
+            start[at] = true;
+            records.push(at);
+            at += size;
+        }
+        let node = |x: u32| start.get(x as usize).copied().unwrap_or(false);
+        records.len() == self.node_count
+            && records.iter().all(|&s| {
+                let edges = u16_at(b, s + 12);
+                let (o0, o1) = (
+                    u32_at(b, s + 8) as usize,
+                    u32_at(b, s + 8) as usize + u16_at(b, s + 14),
+                );
+                let on = u32_at(b, s + 4);
+                node(u32_at(b, s))
+                    && (on == u32::MAX || node(on))
+                    && o1 <= outs
+                    && (o0..o1).all(|o| (self.out_pattern.get(o) as usize) < self.patterns)
+                    && (0..edges).all(|e| node(u32_at(b, s + NODE_HEADER + edges + 4 * e)))
+            })
     }
 
     #[inline]
     fn next(&self, s: usize, b: u8) -> Option<usize> {
-        let (e0, e1) = (
-            self.edge_start.get(s) as usize,
-            self.edge_start.get(s + 1) as usize,
-        );
-        let bytes = &self.edge_byte[e0..e1];
+        let edges = u16_at(self.nodes, s + 12);
+        let bytes = &self.nodes[s + NODE_HEADER..s + NODE_HEADER + edges];
         // Most states have one or two children.
-        if bytes.len() <= 8 {
-            bytes
-                .iter()
-                .position(|&x| x == b)
-                .map(|i| self.edge_next.get(e0 + i) as usize)
+        let i = if bytes.len() <= 8 {
+            bytes.iter().position(|&x| x == b)
         } else {
-            bytes
-                .binary_search(&b)
-                .ok()
-                .map(|i| self.edge_next.get(e0 + i) as usize)
-        }
+            bytes.binary_search(&b).ok()
+        }?;
+        Some(u32_at(self.nodes, s + NODE_HEADER + edges + 4 * i) as usize)
     }
-
     /// Every occurrence of every pattern in `hay`, overlapping ones included:
     /// `f(pattern, start, end)`, in the order described in the module comment.
     pub fn overlapping(&self, hay: &[u8], f: impl FnMut(usize, usize, usize)) {
@@ -323,16 +365,17 @@ impl<'a> Nfa<'a> {
                     s = n;
                     break;
                 }
-                s = self.fail.get(s) as usize;
+                s = u32_at(self.nodes, s) as usize;
             }
             let end = i + 1;
             let mut o = s;
             while o != u32::MAX as usize {
-                for k in self.out_start.get(o) as usize..self.out_start.get(o + 1) as usize {
+                let k0 = u32_at(self.nodes, o + 8) as usize;
+                for k in k0..k0 + u16_at(self.nodes, o + 14) {
                     let p = self.out_pattern.get(k) as usize;
                     f(p, end.saturating_sub(self.pattern_len.get(p) as usize), end);
                 }
-                o = self.out_next.get(o) as usize;
+                o = u32_at(self.nodes, o + 4) as usize;
             }
         }
     }
