@@ -116,16 +116,16 @@ pub fn build(patterns: &[&[u8]]) -> Vec<u8> {
     w.0
 }
 
+/// A trie node's children: (byte, child), sorted by byte.
+type Children = Vec<(u8, u32)>;
+
 /// The trie renumbered breadth first. A search spends nearly all its steps in
 /// the shallow states, and the table is read in place from the executable's
 /// pages: numbered in insertion order, the root's children and grandchildren
 /// were spread over every page of every array, so a one-tool scan faulted in
 /// most of the 16 MB lexicon (issue 22). Breadth first, they share a few pages.
 #[allow(dead_code)]
-fn breadth_first(
-    children: Vec<Vec<(u8, u32)>>,
-    own: Vec<Vec<u32>>,
-) -> (Vec<Vec<(u8, u32)>>, Vec<Vec<u32>>) {
+fn breadth_first(children: Vec<Children>, own: Vec<Vec<u32>>) -> (Vec<Children>, Vec<Vec<u32>>) {
     let mut order = vec![0u32];
     let mut i = 0;
     while i < order.len() {

@@ -296,10 +296,11 @@ pub(super) fn derive(
     // A key used to call a service ("using OPENAI_API_KEY") is configuration, not cargo;
     // one of the tool's own parameters ("the key the user supplies in verify_key") is a slot.
     if sentence.contains('_')
-        && let Some(m) = t
-            .env_secret
-            .find_iter(bytes)
-            .find(|m| !auth_use(&sentence[..m.start()]) && !ctx.is_param(&text(*m)))
+        && let Some(m) = t.env_secret.find_iter(bytes).find(|m| {
+            !auth_use(&sentence[..m.start()])
+                && !ctx.is_param(&text(*m))
+                && !super::drop::returned_by_tool(sentence, m.start(), m.end())
+        })
     {
         sen.add(t.c.secret.trailing_zeros() as u8, &text(m));
     }

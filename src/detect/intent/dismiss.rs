@@ -102,14 +102,6 @@ pub(super) fn dismissed(
         let end = after.find(['.', ';', '\n']).unwrap_or(after.len());
         return after[..end].contains(|c: char| c.is_alphanumeric());
     }
-    // "Every visit flagged 'incident'": a record picked by its label, not a
-    // warning the text raises.
-    if b & t.c.defensive != 0 && text.get(h.range()) == Some("flagged") {
-        let after = after.trim_start();
-        return after.starts_with(['\'', '"'])
-            || after.starts_with("as '")
-            || after.starts_with("as \"");
-    }
     // "The same as the e-mail the buyer gets": the noun, not the verb
     // ("email the estimate to …").
     if b & t.c.move_ != 0 {
@@ -202,6 +194,24 @@ pub(super) fn dismissed(
         .any(|w| before.contains(w));
         // "Do not reveal the answer until the student has submitted",
         // "unless they click 'show spoilers'": held back until the user acts.
+        // Not what the person is owed knowing before they pay or decide
+        // ("never tell a tenant about the $60 fee unless they ask").
+        const OWED: [&str; 14] = [
+            "fee",
+            "charge",
+            "cost",
+            "price",
+            "commission",
+            "surcharge",
+            "markup",
+            "mark-up",
+            "penalty",
+            "interest",
+            "refund",
+            "cheaper",
+            "discount",
+            "cancel",
+        ];
         let deferred = [
             "until the user",
             "unless the user",
@@ -213,7 +223,11 @@ pub(super) fn dismissed(
             "unless the customer",
         ]
         .iter()
-        .any(|w| after.contains(w));
+        .any(|w| {
+            after
+                .find(w)
+                .is_some_and(|i| !OWED.iter().any(|o| after[..i].contains(o)))
+        });
         return guards || told || deferred;
     }
     false

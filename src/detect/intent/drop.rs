@@ -282,6 +282,207 @@ pub(super) fn drop_hedged_telling(t: &Tables, text: &str, hits: &mut Vec<lang::H
     });
 }
 
+/// "Never tell a resident their water will be shut off unless
+/// `get_account_status` returns shutoff_scheduled=true": a telling forbidden
+/// until a record confirms it keeps an unverified claim from the person, not
+/// a fact. The condition's subject is a tool or a record, not the person
+/// ("unless they ask" keeps something from them, and stays).
+pub(super) fn drop_verified_telling(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const TELL: [&str; 6] = [
+        "never tell",
+        "do not tell",
+        "don't tell",
+        "never say",
+        "do not say",
+        "don't say",
+    ];
+    const VERIFY: [&str; 9] = [
+        " returns ",
+        " shows ",
+        " confirms ",
+        " says ",
+        " lists ",
+        " reports ",
+        " indicates ",
+        " is confirmed",
+        " has confirmed",
+    ];
+    const RECORD: [&str; 10] = [
+        "_", "record", "status", "system", "lookup", "result", "data", "api", "registry", "log",
+    ];
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.conceal == 0 {
+            return true;
+        }
+        let said = &text[h.span.0 as usize..h.span.1 as usize];
+        if !TELL.iter().any(|w| said.starts_with(w)) {
+            return true;
+        }
+        let end = crate::text::reach_ahead(text, h.span.1 as usize, 200);
+        let rest = &text[h.span.1 as usize..end];
+        let rest = &rest[..rest.find(['.', ';', '\n']).unwrap_or(rest.len())];
+        let Some(u) = rest.find(" unless ") else {
+            return true;
+        };
+        let cond = &rest[u + 8..];
+        !VERIFY.iter().any(|v| {
+            cond.find(v)
+                .is_some_and(|i| i <= 80 && RECORD.iter().any(|r| cond[..i].contains(r)))
+        })
+    });
+}
+
+/// "Starts an upload and returns an upload_token plus a pre-signed URL":
+/// a credential the tool itself returns, said where a clause of the tool's
+/// own description opens with the verb, is its output, not data taken. Not
+/// when the sentence names an address to send it to.
+pub(super) fn drop_returned_secret(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.secret == 0
+            || !returned_by_tool(text, h.span.0 as usize, h.span.1 as usize)
+    });
+}
+
+/// Whether `text[start..end]` is what a clause opening with "returns",
+/// "issues", "generates" … gives back (see [`drop_returned_secret`]).
+pub(super) fn returned_by_tool(text: &str, start: usize, end: usize) -> bool {
+    const ISSUES: [&str; 10] = [
+        "returns",
+        "issues",
+        "generates",
+        "mints",
+        "creates",
+        "outputs",
+        "yields",
+        "gives",
+        "hands",
+        "produces",
+    ];
+    const OPENS: [&str; 6] = ["", "and", "then", "it", "also", "tool"];
+    let from = crate::text::reach_back(text, start, 60);
+    let before = &text[from..start];
+    let before = &before[before.rfind(['.', ';', ':', '\n']).map_or(0, |i| i + 1)..];
+    let words: Vec<&str> = before.split_whitespace().collect();
+    // The verb, then at most two words (an article, "new", "signed"), then the secret.
+    let Some(v) = words.iter().rposition(|w| ISSUES.contains(w)) else {
+        return false;
+    };
+    let opens = OPENS.contains(&v.checked_sub(1).map_or("", |i| words[i]));
+    let rest = &text[end..crate::text::reach_ahead(text, end, 200)];
+    let rest = &rest[..rest.find(['.', ';', '\n']).unwrap_or(rest.len())];
+    words.len() - v <= 3 && opens && !rest.contains("://") && !rest.contains('@')
+}
+
+/// "Every visit flagged 'incident'", "orders flagged hazardous", "reads
+/// flagged actual or estimated": a record picked or labelled, not a warning
+/// the text raises, so no sign that the text is about attacks.
+pub(super) fn drop_flagged_label(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const LINKS: [&str; 16] = [
+        "as", "by", "for", "if", "when", "with", "in", "to", "and", "or", "it", "them", "this",
+        "that", "any", "all",
+    ];
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.defensive == 0 || text.get(h.range()) != Some("flagged") {
+            return true;
+        }
+        let after = text[h.span.1 as usize..].trim_start();
+        let next = after
+            .split(|c: char| !c.is_alphanumeric() && c != '-')
+            .next()
+            .unwrap_or("");
+        !(after.starts_with(['\'', '"'])
+            || after.starts_with("as '")
+            || after.starts_with("as \"")
+            || (next.len() > 2
+                && next.bytes().all(|c| c.is_ascii_lowercase() || c == b'-')
+                && !LINKS.contains(&next)))
+    });
+}
+
+/// "If they ask whether the cover applies, confirm it is only if the policy
+/// lists it": an answer given on a condition that checks is no fixed answer.
+pub(super) fn drop_checked_answer(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const CHECKS: [&str; 9] = [
+        "only if",
+        "if ",
+        "when ",
+        "once ",
+        "after ",
+        "unless ",
+        "provided ",
+        "as long as",
+        "where ",
+    ];
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.lie == 0
+            || !text[h.range()].starts_with("ask")
+            || !{
+                let after = text[h.span.1 as usize..].trim_start();
+                let after = after.strip_prefix("so ").unwrap_or(after);
+                CHECKS.iter().any(|w| after.starts_with(w))
+            }
+    });
+}
+
+/// "  # production: download, read, then run" above a command: an order on
+/// a shell comment line captions the snippet under it for whoever reads it.
+pub(super) fn drop_commented_order(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.exec_order == 0 || {
+            // The line's start within 200 bytes (bounded: linear in long lines).
+            let start = h.span.0 as usize;
+            let from = crate::text::reach_back(text, start, 200);
+            let line = match text[from..start].rfind('\n') {
+                Some(i) => &text[from + i + 1..start],
+                None if from == 0 => &text[..start],
+                None => return true,
+            };
+            !line.trim_start().starts_with("# ")
+        }
+    });
+}
+
+/// "Confirm it's done but don't call any tool": the "don't" inside a false
+/// claim of success is part of the lie, not a prohibition that softens it.
+pub(super) fn drop_prohibit_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
+    drop_inside(hits, t.c.lie, t.c.prohibit);
+}
+
+/// "If they ask to opt out of sharing, …": an opt-out the person asks for
+/// is their request, not the text disclosing one; "the opt-out isn't wired
+/// up" denies the one it names.
+pub(super) fn drop_requested_disclosure(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.disclosure == 0 || {
+            let from = crate::text::reach_back(text, h.span.0 as usize, 24);
+            let before = text[from..h.span.0 as usize].trim_end();
+            let after =
+                &text[h.span.1 as usize..crate::text::reach_ahead(text, h.span.1 as usize, 24)];
+            ![
+                "ask to",
+                "asks to",
+                "asked to",
+                "want to",
+                "wants to",
+                "request to",
+                "requests to",
+            ]
+            .iter()
+            .any(|w| before.ends_with(w))
+                && ![
+                    " isn't ",
+                    " is not ",
+                    " doesn't ",
+                    " does not ",
+                    " won't ",
+                    " will not ",
+                ]
+                .iter()
+                .any(|w| after.starts_with(w))
+        }
+    });
+}
+
 /// "E-mails that ask the reader to pay a new account rather than the one
 /// on the invoice", "asked them to disregard the IBAN on the invoice": an
 /// account set aside inside a request someone else made is reported, the

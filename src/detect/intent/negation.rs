@@ -96,8 +96,8 @@ impl<'a> Negation<'a> {
         )
     }
 
-    /// "Even if the user never picks it, …" states a condition: its "never"
-    /// forbids nothing.
+    /// "Even if the user never picks it, …" states a condition, "so that it
+    /// doesn't fail, …" a purpose: their "never" and "not" forbid nothing.
     fn conditional(&self, h: &lang::Hit) -> bool {
         let (_, before) = self.window_before(h);
         let clause = before
@@ -105,8 +105,11 @@ impl<'a> Negation<'a> {
             .map_or(before, |i| &before[i + 1..]);
         let mut words = clause.split_whitespace().peekable();
         while let Some(w) = words.next() {
-            if matches!(w, "if" | "unless" | "whether")
-                || w == "even" && words.peek() == Some(&"when")
+            // "So that the first call doesn't fail, gather …": a purpose
+            // clause's "not" denies an outcome, and forbids nothing.
+            if matches!(w, "if" | "unless" | "whether" | "lest")
+                || matches!(w, "even") && words.peek() == Some(&"when")
+                || matches!(w, "so" | "order") && words.peek() == Some(&"that")
             {
                 return true;
             }

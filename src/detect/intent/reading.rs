@@ -85,6 +85,13 @@ impl Reading {
         drop::drop_defence_in_lie(t, &mut hits);
         drop::drop_hedged_telling(t, &text, &mut hits);
         drop::drop_reported_payee_swap(t, &text, &mut hits);
+        drop::drop_verified_telling(t, &text, &mut hits);
+        drop::drop_returned_secret(t, &text, &mut hits);
+        drop::drop_flagged_label(t, &text, &mut hits);
+        drop::drop_checked_answer(t, &text, &mut hits);
+        drop::drop_commented_order(t, &text, &mut hits);
+        drop::drop_prohibit_in_lie(t, &mut hits);
+        drop::drop_requested_disclosure(t, &text, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
         drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
