@@ -483,6 +483,29 @@ pub(super) fn drop_requested_disclosure(t: &Tables, text: &str, hits: &mut Vec<l
     });
 }
 
+/// "Never skip the fume hood check", "do not treat a missing certificate
+/// as OK": a check skipped under a prohibition right before it is forbidden,
+/// not ordered.
+pub(super) fn drop_forbidden_skip(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    hits.retain(|h| {
+        bit(h.concept as u8) & t.c.approval_off == 0 || {
+            let from = crate::text::reach_back(text, h.span.0 as usize, 16);
+            let before = text[from..h.span.0 as usize].trim_end();
+            let last = before.rsplit(' ').next().unwrap_or("");
+            ![
+                "never",
+                "not",
+                "don't",
+                "mustn't",
+                "shouldn't",
+                "won't",
+                "cannot",
+            ]
+            .contains(&last)
+        }
+    });
+}
+
 /// "E-mails that ask the reader to pay a new account rather than the one
 /// on the invoice", "asked them to disregard the IBAN on the invoice": an
 /// account set aside inside a request someone else made is reported, the

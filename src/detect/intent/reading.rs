@@ -92,6 +92,7 @@ impl Reading {
         drop::drop_commented_order(t, &text, &mut hits);
         drop::drop_prohibit_in_lie(t, &mut hits);
         drop::drop_requested_disclosure(t, &text, &mut hits);
+        drop::drop_forbidden_skip(t, &text, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
         drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);
