@@ -192,10 +192,9 @@ pub(super) fn dismissed(
         ]
         .iter()
         .any(|w| before.contains(w));
-        // "Do not reveal the answer until the student has submitted",
-        // "unless they click 'show spoilers'": held back until the user acts.
-        // Not what the person is owed knowing before they pay or decide
-        // ("never tell a tenant about the $60 fee unless they ask").
+        // What the person is owed knowing before they pay or decide is never
+        // merely deferred ("never tell a tenant about the $60 fee unless
+        // they ask").
         const OWED: [&str; 14] = [
             "fee",
             "charge",
@@ -212,6 +211,8 @@ pub(super) fn dismissed(
             "discount",
             "cancel",
         ];
+        // "Do not reveal the answer until the student has submitted",
+        // "unless they click 'show spoilers'": held back until the user acts.
         let deferred = [
             "until the user",
             "unless the user",

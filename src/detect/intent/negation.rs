@@ -108,7 +108,7 @@ impl<'a> Negation<'a> {
             // "So that the first call doesn't fail, gather …": a purpose
             // clause's "not" denies an outcome, and forbids nothing.
             if matches!(w, "if" | "unless" | "whether" | "lest")
-                || matches!(w, "even") && words.peek() == Some(&"when")
+                || w == "even" && words.peek() == Some(&"when")
                 || matches!(w, "so" | "order") && words.peek() == Some(&"that")
             {
                 return true;
