@@ -125,7 +125,10 @@ type Children = Vec<(u8, u32)>;
 /// were spread over every page of every array, so a one-tool scan faulted in
 /// most of the 16 MB lexicon (issue 22). Breadth first, they share a few pages.
 #[allow(dead_code)]
-fn breadth_first(children: Vec<Children>, own: Vec<Vec<u32>>) -> (Vec<Children>, Vec<Vec<u32>>) {
+fn breadth_first(
+    children: Vec<Children>,
+    mut own: Vec<Vec<u32>>,
+) -> (Vec<Children>, Vec<Vec<u32>>) {
     let mut order = vec![0u32];
     let mut i = 0;
     while i < order.len() {
@@ -145,7 +148,10 @@ fn breadth_first(children: Vec<Children>, own: Vec<Vec<u32>>) -> (Vec<Children>,
                 .collect()
         })
         .collect();
-    let own = order.iter().map(|&old| own[old as usize].clone()).collect();
+    let own = order
+        .iter()
+        .map(|&old| std::mem::take(&mut own[old as usize]))
+        .collect();
     (kids, own)
 }
 

@@ -318,9 +318,7 @@ pub(super) fn drop_verified_telling(t: &Tables, text: &str, hits: &mut Vec<lang:
         if !TELL.iter().any(|w| said.starts_with(w)) {
             return true;
         }
-        let end = crate::text::reach_ahead(text, h.span.1 as usize, 200);
-        let rest = &text[h.span.1 as usize..end];
-        let rest = &rest[..rest.find(['.', ';', '\n']).unwrap_or(rest.len())];
+        let rest = clause_after(text, h.span.1 as usize);
         let Some(u) = rest.find(" unless ") else {
             return true;
         };
@@ -368,8 +366,7 @@ pub(super) fn returned_by_tool(text: &str, start: usize, end: usize) -> bool {
         return false;
     };
     let opens = OPENS.contains(&v.checked_sub(1).map_or("", |i| words[i]));
-    let rest = &text[end..crate::text::reach_ahead(text, end, 200)];
-    let rest = &rest[..rest.find(['.', ';', '\n']).unwrap_or(rest.len())];
+    let rest = clause_after(text, end);
     words.len() - v <= 3 && opens && !rest.contains("://") && !rest.contains('@')
 }
 
@@ -489,9 +486,7 @@ pub(super) fn drop_requested_disclosure(t: &Tables, text: &str, hits: &mut Vec<l
 pub(super) fn drop_forbidden_skip(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     hits.retain(|h| {
         bit(h.concept as u8) & t.c.approval_off == 0 || {
-            let from = crate::text::reach_back(text, h.span.0 as usize, 16);
-            let before = text[from..h.span.0 as usize].trim_end();
-            let last = before.rsplit(' ').next().unwrap_or("");
+            let last = word_before(text, h.span.0 as usize).unwrap_or("");
             ![
                 "never",
                 "not",
@@ -599,6 +594,13 @@ fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
         bit(h.concept as u8) & inner == 0
             || !spans.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
     });
+}
+
+/// The rest of the clause after byte `at`, up to its `.`, `;` or line end
+/// and at most 200 bytes (bounded: linear however long the sentence).
+fn clause_after(text: &str, at: usize) -> &str {
+    let rest = &text[at..crate::text::reach_ahead(text, at, 200)];
+    &rest[..rest.find(['.', ';', '\n']).unwrap_or(rest.len())]
 }
 
 /// The word before byte `at`: what a hit's reading may hinge on.
