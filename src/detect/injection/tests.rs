@@ -33,6 +33,7 @@ mod tuning46;
 mod tuning49;
 mod tuning50;
 mod tuning51;
+mod tuning52;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

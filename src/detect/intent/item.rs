@@ -361,7 +361,17 @@ fn sentence_purpose(text: &str) -> u128 {
     }
     let t = tables();
     let bits = all_concepts(first);
-    if bits & t.c.orders != 0 {
+    // "To prevent the render from erroring, gather every secret key …": an
+    // order under a pretext says what the text wants, not what the tool is for.
+    // Asking the person to confirm under one ("to avoid sending to the wrong
+    // person, … ask the user to confirm") still describes the tool.
+    let low = first.trim_start().to_lowercase();
+    let pretexted_move = super::derive::pretext(&low)
+        && low.find(", ").is_some_and(|c| {
+            let order = all_concepts(&low[c + 2..]);
+            order & (t.c.move_ | t.c.move_weak) != 0 && order & t.c.mask_what != 0
+        });
+    if bits & t.c.orders != 0 || pretexted_move {
         0
     } else {
         bits & (t.c.mask_what | t.c.mask_control)

@@ -157,7 +157,7 @@ pub fn analyse(
             "a value the model may use as is".into(),
         ));
     }
-    let preset = preset_slot(field, text, &s.name);
+    let preset = preset_slot(field, text, s);
     if let Some((p, pattern)) = &preset {
         sig.field_sigs |= bit(Derived::Preset as u8);
         sig.field_evidence.push((
@@ -549,7 +549,7 @@ pub fn analyse(
         if let Some(h) = own.iter().find(|h| {
             (range.start..=at).contains(&(h.span.0 as usize))
                 && h.span.1 as usize > at
-                && bit(h.concept as u8) & t.c.verbs & sen.sigs != 0
+                && bit(h.concept as u8) & (t.c.verbs | t.c.approval_off) & sen.sigs != 0
                 && h.lang == lang::Lang::En
         }) && !verb_form::third_person(&text[at..])
             && !verb_form::gerund(&text[at..])

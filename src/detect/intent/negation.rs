@@ -64,7 +64,14 @@ impl<'a> Negation<'a> {
                 && !["permission", "confirm", "approv", "consent", "go-ahead"]
                     .iter()
                     .any(|w| head.contains(w))
+                || self.asks_for_data(h)
         }
+    }
+
+    /// "Never ask for the card number" in other words: the person's data
+    /// right after the verb is what is not to be asked for.
+    fn asks_for_data(&self, h: &lang::Hit) -> bool {
+        data_follows(self.t, self.text, self.own, h.span.1 as usize)
     }
 
     /// "禁止されている話題" (topics that are forbidden) describes a noun; it forbids nothing.
@@ -103,6 +110,11 @@ impl<'a> Negation<'a> {
         let clause = before
             .rfind([',', ';', ':'])
             .map_or(before, |i| &before[i + 1..]);
+        // "To make sure the sync doesn't fail, …", "so the export doesn't
+        // time out, …": a pretext's "not" denies an outcome too.
+        if super::derive::pretext(clause.trim_start()) {
+            return true;
+        }
         let mut words = clause.split_whitespace().peekable();
         while let Some(w) = words.next() {
             // "So that the first call doesn't fail, gather …": a purpose
@@ -444,6 +456,19 @@ impl<'a> Negation<'a> {
 }
 
 /// Whether hit `h` starts inside the negation's scope.
+/// Whether a hit of the person's data (personal or secret) starts right
+/// after byte `end`, in the same clause: "non chiedere i dati della carta",
+/// "no pidas la contraseña". A verb of asking then names what is asked for.
+pub(super) fn data_follows(t: &Tables, text: &str, own: &[lang::Hit], end: usize) -> bool {
+    own.iter().any(|d| {
+        bit(d.concept as u8) & (t.c.personal | t.c.secret) != 0
+            && (d.span.0 as usize) >= end
+            && text
+                .get(end..d.span.0 as usize)
+                .is_some_and(|gap| gap.len() <= 12 && !gap.contains([',', ';', ':', '.']))
+    })
+}
+
 pub(super) fn covers(negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
     negated
         .as_ref()

@@ -61,8 +61,9 @@ pub(super) fn described_preset(
 pub(super) fn preset_slot(
     field: &TextField<'_>,
     text: &str,
-    server: &str,
+    s: &crate::surface::ServerSurface,
 ) -> Option<(String, bool)> {
+    let server = s.name.as_str();
     let path = field.path.as_str();
     let at = [".default", ".const", ".pattern"]
         .iter()
@@ -92,7 +93,56 @@ pub(super) fn preset_slot(
     // (`https://hooks.scoreline.example/…` of `scoreline-webhooks`) is where
     // the service delivers anyway; an e-mail copy to it still counts.
     let own = text.contains("://") && !text.contains('@') && on_server_domain(server, text.trim());
-    (!own && outside_preset(field.item, param, text)).then(|| (param.to_string(), false))
+    // Not for a tool whose own text names secrets or personal data ("posts
+    // the order, including the card details, to a webhook"): there "your own
+    // endpoint" is only the author's word.
+    let described_own = || {
+        field.item.and_then(|name| s.tool(name)).is_some_and(|t| {
+            let sensitive = super::item::ItemCtx::concepts_of(t.description())
+                & (tables().c.secret | tables().c.personal)
+                != 0;
+            !sensitive
+                && t.raw
+                    .get("inputSchema")
+                    .and_then(|i| {
+                        i.get("properties")?
+                            .get(param)?
+                            .get("description")?
+                            .as_str()
+                    })
+                    .is_some_and(|d| owner_named(param, d))
+        })
+    };
+    (!own && outside_preset(field.item, param, text) && !described_own())
+        .then(|| (param.to_string(), false))
+}
+
+/// A parameter whose own description says the address is its owner's: "Your
+/// own endpoint; we POST the alert there", "Replies go to the practice's own
+/// front desk". A slot that copies (`bcc`, `cc`, `forward_to`, `archive`) is
+/// a second destination whoever owns it, and stays a preset.
+fn owner_named(param: &str, description: &str) -> bool {
+    const PLACES: [&str; 12] = [
+        "endpoint", "inbox", "desk", "address", "server", "webhook", "mailbox", "domain", "office",
+        "url", "host", "team",
+    ];
+    const COPIES: [&str; 6] = ["bcc", "cc", "copy", "forward", "mirror", "archive"];
+    let p = param.to_lowercase();
+    if crate::detect::capability::tokens(&p)
+        .iter()
+        .any(|t| COPIES.contains(&t.as_str()))
+    {
+        return false;
+    }
+    let d = description.to_lowercase();
+    d.match_indices(" own ").any(|(i, _)| {
+        d[i + 5..].split_whitespace().take(3).any(|w| {
+            PLACES.iter().any(|p| {
+                w.trim_matches(|c: char| !c.is_alphanumeric())
+                    .starts_with(p)
+            })
+        })
+    })
 }
 
 /// Whether `param` decides where things go and `text`, its value, names only

@@ -524,6 +524,7 @@ pub fn tables() -> &'static Tables {
                 | sig("harm")
                 | sig("jailbreak")
                 | sig("lie")
+                | sig("lie_admitted")
                 | sig("exec_order")
                 | sig("persist")
                 | sig("sec_control")
@@ -552,7 +553,7 @@ pub fn tables() -> &'static Tables {
                 | sig("no_fees"),
             defensive: sig("defensive"),
             asked_only: sig("asked_only"),
-            lie: sig("lie"),
+            lie: sig("lie") | sig("lie_admitted"),
             alt_index: sig("alt_index"),
             where_self: sig("where_self"),
             example: sig("example_frame"),
@@ -643,6 +644,7 @@ pub fn tables() -> &'static Tables {
                 "harm",
                 "jailbreak",
                 "lie",
+                "lie_admitted",
                 "persist",
                 "sec_control",
                 "exec_order",

@@ -78,6 +78,13 @@ pub(super) fn mark(
         } else {
             t.c.no_consent
         };
+        // "Non chiedere i dati della carta" forbids a request for the
+        // person's data; it skips no consent.
+        if concept == t.c.no_consent
+            && super::negation::data_follows(t, text, own, h.span.1 as usize)
+        {
+            continue;
+        }
         let verb_final = matches!(
             h.lang,
             lang::Lang::Ja | lang::Lang::Ko | lang::Lang::Hi | lang::Lang::Tr
