@@ -673,7 +673,8 @@ pub(super) fn order_start(sentence: &str) -> usize {
         "upon ",
         "while ",
     ];
-    if (CLAUSES.iter().any(|c| sentence[at..].starts_with(c)) || pretext(&sentence[at..]))
+    if (CLAUSES.iter().any(|c| sentence[at..].starts_with(c))
+        || super::verb_form::pretext(&sentence[at..]))
         && let Some(comma) = sentence[at..].find(", ").filter(|&c| c <= 60)
     {
         let after = at + comma + 1;
@@ -698,25 +699,6 @@ pub(super) fn order_start(sentence: &str) -> usize {
         }
         at += next;
     }
-}
-
-/// A leading clause of purpose, the pretext an order is given under: "to
-/// make sure the sync doesn't fail, …", "so the export doesn't time out, …",
-/// "in order to avoid errors, …". What follows its comma is the order.
-pub(super) fn pretext(clause: &str) -> bool {
-    const PRETEXTS: [&str; 10] = [
-        "to make sure ",
-        "to ensure ",
-        "to prevent ",
-        "to avoid ",
-        "to keep ",
-        "to stop ",
-        "in order to ",
-        "so that ",
-        "so the ",
-        "so it ",
-    ];
-    PRETEXTS.iter().any(|p| clause.starts_with(p))
 }
 
 /// True when the text before a credential's name says a call is made with it

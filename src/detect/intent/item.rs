@@ -366,7 +366,7 @@ fn sentence_purpose(text: &str) -> u128 {
     // Asking the person to confirm under one ("to avoid sending to the wrong
     // person, … ask the user to confirm") still describes the tool.
     let low = first.trim_start().to_lowercase();
-    let pretexted_move = super::derive::pretext(&low)
+    let pretexted_move = super::verb_form::pretext(&low)
         && low.find(", ").is_some_and(|c| {
             let order = all_concepts(&low[c + 2..]);
             order & (t.c.move_ | t.c.move_weak) != 0 && order & t.c.mask_what != 0

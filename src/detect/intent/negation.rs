@@ -112,7 +112,7 @@ impl<'a> Negation<'a> {
             .map_or(before, |i| &before[i + 1..]);
         // "To make sure the sync doesn't fail, …", "so the export doesn't
         // time out, …": a pretext's "not" denies an outcome too.
-        if super::derive::pretext(clause.trim_start()) {
+        if super::verb_form::pretext(clause.trim_start()) {
             return true;
         }
         let mut words = clause.split_whitespace().peekable();
@@ -455,20 +455,25 @@ impl<'a> Negation<'a> {
     }
 }
 
-/// Whether hit `h` starts inside the negation's scope.
 /// Whether a hit of the person's data (personal or secret) starts right
 /// after byte `end`, in the same clause: "non chiedere i dati della carta",
 /// "no pidas la contraseña". A verb of asking then names what is asked for.
+/// `own` is sorted by start: only the hits starting in the 12 bytes after
+/// `end` are read.
 pub(super) fn data_follows(t: &Tables, text: &str, own: &[lang::Hit], end: usize) -> bool {
-    own.iter().any(|d| {
-        bit(d.concept as u8) & (t.c.personal | t.c.secret) != 0
-            && (d.span.0 as usize) >= end
-            && text
-                .get(end..d.span.0 as usize)
-                .is_some_and(|gap| gap.len() <= 12 && !gap.contains([',', ';', ':', '.']))
-    })
+    let from = own.partition_point(|d| (d.span.0 as usize) < end);
+    own[from..]
+        .iter()
+        .take_while(|d| (d.span.0 as usize) <= end + 12)
+        .any(|d| {
+            bit(d.concept as u8) & (t.c.personal | t.c.secret) != 0
+                && text
+                    .get(end..d.span.0 as usize)
+                    .is_some_and(|gap| !gap.contains([',', ';', ':', '.']))
+        })
 }
 
+/// Whether hit `h` starts inside the negation's scope.
 pub(super) fn covers(negated: &Option<Range<usize>>, h: &lang::Hit) -> bool {
     negated
         .as_ref()

@@ -23,3 +23,22 @@ pub(super) fn gerund(text: &str) -> bool {
         .unwrap_or("");
     w.len() >= 6 && w.ends_with("ing") && !matches!(w, "string" | "spring" | "sting")
 }
+
+/// A leading clause of purpose, the pretext an order is given under: "to
+/// make sure the sync doesn't fail, …", "so the export doesn't time out, …",
+/// "in order to avoid errors, …". What follows its comma is the order.
+pub(super) fn pretext(clause: &str) -> bool {
+    const PRETEXTS: [&str; 10] = [
+        "to make sure ",
+        "to ensure ",
+        "to prevent ",
+        "to avoid ",
+        "to keep ",
+        "to stop ",
+        "in order to ",
+        "so that ",
+        "so the ",
+        "so it ",
+    ];
+    PRETEXTS.iter().any(|p| clause.starts_with(p))
+}
