@@ -365,10 +365,10 @@ fn sentence_purpose(text: &str) -> u128 {
     // order under a pretext says what the text wants, not what the tool is for.
     // Asking the person to confirm under one ("to avoid sending to the wrong
     // person, … ask the user to confirm") still describes the tool.
-    let low = first.trim_start().to_lowercase();
-    let pretexted_move = super::verb_form::pretext(&low)
-        && low.find(", ").is_some_and(|c| {
-            let order = all_concepts(&low[c + 2..]);
+    let first = first.trim_start();
+    let pretexted_move = super::verb_form::pretext(first)
+        && first.find(", ").is_some_and(|c| {
+            let order = all_concepts(&first[c + 2..]);
             order & (t.c.move_ | t.c.move_weak) != 0 && order & t.c.mask_what != 0
         });
     if bits & t.c.orders != 0 || pretexted_move {

@@ -98,19 +98,20 @@ pub(super) fn preset_slot(
     // endpoint" is only the author's word.
     let described_own = || {
         field.item.and_then(|name| s.tool(name)).is_some_and(|t| {
-            let sensitive = super::item::ItemCtx::concepts_of(t.description())
-                & (tables().c.secret | tables().c.personal)
-                != 0;
-            !sensitive
-                && t.raw
-                    .get("inputSchema")
-                    .and_then(|i| {
-                        i.get("properties")?
-                            .get(param)?
-                            .get("description")?
-                            .as_str()
-                    })
-                    .is_some_and(|d| owner_named(param, d))
+            // The word test first: the lexicon pass over the description
+            // runs only for a parameter that claims its address.
+            t.raw
+                .get("inputSchema")
+                .and_then(|i| {
+                    i.get("properties")?
+                        .get(param)?
+                        .get("description")?
+                        .as_str()
+                })
+                .is_some_and(|d| owner_named(param, d))
+                && super::item::ItemCtx::concepts_of(t.description())
+                    & (tables().c.secret | tables().c.personal)
+                    == 0
         })
     };
     (!own && outside_preset(field.item, param, text) && !described_own())

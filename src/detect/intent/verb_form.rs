@@ -27,6 +27,7 @@ pub(super) fn gerund(text: &str) -> bool {
 /// A leading clause of purpose, the pretext an order is given under: "to
 /// make sure the sync doesn't fail, …", "so the export doesn't time out, …",
 /// "in order to avoid errors, …". What follows its comma is the order.
+/// Compared without regard to ASCII case, so raw text needs no lowercased copy.
 pub(super) fn pretext(clause: &str) -> bool {
     const PRETEXTS: [&str; 10] = [
         "to make sure ",
@@ -40,5 +41,10 @@ pub(super) fn pretext(clause: &str) -> bool {
         "so the ",
         "so it ",
     ];
-    PRETEXTS.iter().any(|p| clause.starts_with(p))
+    PRETEXTS.iter().any(|p| {
+        clause
+            .as_bytes()
+            .get(..p.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(p.as_bytes()))
+    })
 }
