@@ -34,6 +34,7 @@ mod tuning49;
 mod tuning50;
 mod tuning51;
 mod tuning52;
+mod tuning53;
 
 /// Graded C or worse on its own: a confirmed high or a critical.
 fn serious(s: &ServerSurface) -> bool {

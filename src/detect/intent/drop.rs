@@ -440,9 +440,11 @@ pub(super) fn drop_commented_order(t: &Tables, text: &str, hits: &mut Vec<lang::
 }
 
 /// "Confirm it's done but don't call any tool": the "don't" inside a false
-/// claim of success is part of the lie, not a prohibition that softens it.
+/// claim of success is part of the lie, not a prohibition that softens it;
+/// so is the "doesn't" of a concealment ("the part the user doesn't see").
 pub(super) fn drop_prohibit_in_lie(t: &Tables, hits: &mut Vec<lang::Hit>) {
     drop_inside(hits, t.c.lie, t.c.prohibit);
+    drop_inside(hits, t.c.conceal, t.c.prohibit);
 }
 
 /// "If they ask to opt out of sharing, …": an opt-out the person asks for
@@ -581,6 +583,82 @@ pub(super) fn beside_choice(before: &str) -> Option<usize> {
 }
 
 /// Hits of `inner` concepts that lie within a hit of an `outer` concept.
+/// A check switched off only where an order's verb stands: at its
+/// sentence's start, after a list marker, a label's colon, a comma or a
+/// conjunction ("and", "et", "y", "und", "e", "poi"). "Never skip the
+/// signature check", "the client ignores the checksum if …" order nothing.
+pub(super) fn drop_unplaced_check_off(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const OPENERS: [&str; 18] = [
+        "and", "then", "just", "simply", "also", "please", "et", "puis", "ensuite", "y", "luego",
+        "und", "dann", "danach", "e", "poi", "quindi", "depois",
+    ];
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.check_off == 0 {
+            return true;
+        }
+        let before = text[..h.span.0 as usize].trim_end();
+        before.is_empty()
+            || before.ends_with(['.', ';', ':', '!', '?', ',', '-', '*', ')', '\n'])
+            || word_before(text, h.span.0 as usize).is_some_and(|w| OPENERS.contains(&w))
+    });
+}
+
+/// "A lost or stolen card", "eine verlorene oder gestohlene Karte", "une
+/// carte perdue ou volée": theft paired with loss names what befell the
+/// person's item, the reason to block it; it orders no harm.
+pub(super) fn drop_lost_or_stolen(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const LOSS: [&str; 10] = [
+        "lost",
+        "missing",
+        "misplaced",
+        "damaged",
+        "verloren",
+        "perdu",
+        "perdid",
+        "smarrit",
+        "pers",
+        "beschädigt",
+    ];
+    const OR: [&str; 5] = ["or", "oder", "ou", "o", "and/or"];
+    let loss = |w: &str| LOSS.iter().any(|l| w.starts_with(l));
+    hits.retain(|h| {
+        if bit(h.concept as u8) & t.c.harm == 0 {
+            return true;
+        }
+        let mut back = text[..h.span.0 as usize].split_whitespace().rev();
+        let mut ahead = text[h.span.1 as usize..].split_whitespace();
+        let paired = |a: Option<&str>, b: Option<&str>| {
+            a.is_some_and(|w| OR.contains(&w))
+                && b.is_some_and(|w| loss(w.trim_end_matches([',', '.', ';'])))
+        };
+        !(paired(back.next(), back.next()) || paired(ahead.next(), ahead.next()))
+    });
+}
+
+/// A telling the text calls honest ("честно скажи, что оценка недоступна",
+/// "tell them honestly that …", "di' sinceramente che") deceives no one.
+pub(super) fn drop_honest_telling(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
+    const HONEST: [&str; 12] = [
+        "honestly",
+        "truthfully",
+        "candidly",
+        "честно",
+        "ehrlich",
+        "wahrheitsgemäß",
+        "honnêtement",
+        "franchement",
+        "sinceramente",
+        "honestamente",
+        "onestamente",
+        "francamente",
+    ];
+    hits.retain(|h| {
+        bit(h.concept as u8) & (t.c.deceive | t.c.lie) == 0
+            || !word_before(text, h.span.0 as usize)
+                .is_some_and(|w| HONEST.contains(&w.trim_end_matches(',')))
+    });
+}
+
 fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
     let spans: Vec<(u32, u32)> = hits
         .iter()

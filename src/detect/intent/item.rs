@@ -9,6 +9,9 @@ use super::tables::{Tables, bit, tables};
 use crate::lang;
 use crate::surface::{ServerSurface, TextField};
 
+/// Evidence of `Derived::Switch`.
+pub(super) const SWITCH: &str = "a boolean parameter's own description";
+
 /// What the field's tool is: its name, parameter names and the first sentence
 /// of its description, plus its other tools' names for `tool_own`.
 pub(super) struct ItemCtx<'a> {
@@ -53,6 +56,14 @@ impl<'a> ItemCtx<'a> {
         };
         ctx.collect_params();
         ctx
+    }
+
+    /// The field is a boolean parameter's own description: "Skip TLS
+    /// verification" says what `true` does, an option the caller sets.
+    pub(super) fn switch(&self) -> bool {
+        self.own_param
+            .as_ref()
+            .is_some_and(|p| self.booleans.contains(p))
     }
 
     pub(super) fn param_names(&self) -> &[String] {

@@ -40,6 +40,7 @@ mod drop;
 mod evaluate;
 mod fixed_report;
 mod fnv;
+mod frame;
 mod grid;
 mod guard;
 mod impostor;
@@ -545,13 +546,20 @@ pub fn analyse(
         let at = range.start + order_start(sentence);
         // A hit may begin at a skipped adverb ("also send") and cover the verb.
         // A third-person verb there describes the tool ("Deletes every record
-        // matching the filters"): docstring style, not an order.
-        if let Some(h) = own.iter().find(|h| {
-            (range.start..=at).contains(&(h.span.0 as usize))
-                && h.span.1 as usize > at
-                && bit(h.concept as u8) & (t.c.verbs | t.c.approval_off) & sen.sigs != 0
-                && h.lang == lang::Lang::En
-        }) && !verb_form::third_person(&text[at..])
+        // matching the filters"): docstring style, not an order; so does a
+        // boolean switch's own description (`ItemCtx::switch`).
+        let switch = ctx.switch();
+        if switch {
+            sen.add(Derived::Switch as u8, item::SWITCH);
+        }
+        if !switch
+            && let Some(h) = own.iter().find(|h| {
+                (range.start..=at).contains(&(h.span.0 as usize))
+                    && h.span.1 as usize > at
+                    && bit(h.concept as u8) & (t.c.verbs | t.c.approval_off) & sen.sigs != 0
+                    && h.lang == lang::Lang::En
+            })
+            && !verb_form::third_person(&text[at..])
             && !verb_form::gerund(&text[at..])
         {
             sen.add(Derived::Imperative as u8, &text[h.range()]);

@@ -2,8 +2,9 @@
 //! with the quoted spans that only mention attacks marked.
 
 use super::drop;
+use super::frame::frame_hits;
 use super::langid::{find_gated, gated};
-use super::tables::{Tables, bit, frame_hits, tables};
+use super::tables::{Tables, bit, tables};
 use crate::lang;
 use crate::surface::TextField;
 use std::ops::Range;
@@ -93,6 +94,9 @@ impl Reading {
         drop::drop_prohibit_in_lie(t, &mut hits);
         drop::drop_requested_disclosure(t, &text, &mut hits);
         drop::drop_forbidden_skip(t, &text, &mut hits);
+        drop::drop_unplaced_check_off(t, &text, &mut hits);
+        drop::drop_lost_or_stolen(t, &text, &mut hits);
+        drop::drop_honest_telling(t, &text, &mut hits);
         drop::drop_choice_in_change(t, &mut hits);
         drop::drop_choice_beside(t, &text, &mut hits);
         super::fixed_report::drop_unquoted_states(t, &text, &mut hits);

@@ -73,9 +73,12 @@ pub enum Derived {
     Consented,
     /// A street address goods are sent to ("unit 14, 88 wharf road").
     Postal,
+    /// A boolean parameter's own description: what the caller's switch does.
+    Switch,
 }
 
-const DERIVED: [(&str, Derived); 31] = [
+const DERIVED: [(&str, Derived); 32] = [
+    ("switch", Derived::Switch),
     ("postal", Derived::Postal),
     ("consented", Derived::Consented),
     ("example_added", Derived::ExampleAdded),
@@ -284,9 +287,9 @@ pub struct Tables {
     pub(super) query_template: Lazy<Regex>,
 
     /// Grammar frames (frames.toml): the concept each adds, and its pattern.
-    frames: Vec<(lang::ConceptId, Lazy<crate::candidate::Candidate>)>,
+    pub(super) frames: Vec<(lang::ConceptId, Lazy<crate::candidate::Candidate>)>,
     /// The frames that may match a text (literal prefilter from build.rs).
-    frame_set: crate::prefilter::Prefilter,
+    pub(super) frame_set: crate::prefilter::Prefilter,
 }
 
 /// `patterns.toml`: named signal patterns.
@@ -376,6 +379,8 @@ pub(super) struct Concepts {
     pub(super) cmd_for_user: u128,
     /// The user's approval switched off (a consent flag fixed by the text).
     pub(super) approval_off: u128,
+    pub(super) check_off: u128,
+    pub(super) harm: u128,
     /// Words that address the model or claim authority over it.
     pub(super) addressed: u128,
     /// What only an order to the model says: addressing or framing it,
@@ -525,6 +530,7 @@ pub fn tables() -> &'static Tables {
                 | sig("jailbreak")
                 | sig("lie")
                 | sig("lie_admitted")
+                | sig("check_off")
                 | sig("exec_order")
                 | sig("persist")
                 | sig("sec_control")
@@ -582,6 +588,8 @@ pub fn tables() -> &'static Tables {
             disclosure: sig("disclosure"),
             cmd_for_user: sig("cmd_for_user"),
             approval_off: sig("approval_off"),
+            check_off: sig("check_off"),
+            harm: sig("harm"),
             addressed: sig("addressee") | sig("framing"),
             orders: sig("addressee")
                 | sig("framing")
@@ -645,6 +653,7 @@ pub fn tables() -> &'static Tables {
                 "jailbreak",
                 "lie",
                 "lie_admitted",
+                "check_off",
                 "persist",
                 "sec_control",
                 "exec_order",
@@ -774,26 +783,4 @@ impl Tables {
         }
         self.lex.name(b as u16)
     }
-}
-/// Add the grammar frames' matches (frames.toml) to the lexicon's hits, in
-/// start order, so negation, mentions and sentences treat both alike.
-pub(super) fn frame_hits(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    // Frames whose required literals occur (a candidate that does not match
-    // finds nothing), run only where their matches can start when that is known.
-    let chosen = t.frame_set.chosen(text.as_bytes());
-    if chosen.is_empty() {
-        return;
-    }
-    for c in chosen {
-        let (concept, re) = &t.frames[c.pattern];
-        let push = |m: regex_automata::Match| {
-            hits.push(lang::Hit {
-                concept: *concept,
-                lang: lang::Lang::En,
-                span: (m.start() as u32, m.end() as u32),
-            })
-        };
-        re.for_each_match_at(text.as_bytes(), c.starts.as_deref(), push);
-    }
-    hits.sort_by_key(|h| (h.span.0, h.span.1));
 }

@@ -345,7 +345,7 @@ fn data_added(
     let mut out = Vec::new();
     let mut hits = t.lex.find_per_lang(line);
     // The grammar frames name what a word list cannot ("the directions you were given").
-    super::tables::frame_hits(t, line, &mut hits);
+    super::frame::frame_hits(t, line, &mut hits);
     for h in hits.iter().filter(|h| is_data(h)) {
         let w = &line[h.span.0 as usize..h.span.1 as usize];
         if !said(w) {
