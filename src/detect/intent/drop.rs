@@ -660,7 +660,7 @@ pub(super) fn drop_honest_telling(t: &Tables, text: &str, hits: &mut Vec<lang::H
 }
 
 fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
-    let spans: Vec<(u32, u32)> = hits
+    let mut spans: Vec<(u32, u32)> = hits
         .iter()
         .filter(|h| bit(h.concept as u8) & outer != 0)
         .map(|h| h.span)
@@ -668,9 +668,19 @@ fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
     if spans.is_empty() {
         return;
     }
+    // One sweep in start order: the outer spans that start at or before an
+    // inner hit, and the furthest end among them (linear, however many).
+    spans.sort_unstable();
+    let (mut next, mut reach) = (0, 0);
     hits.retain(|h| {
-        bit(h.concept as u8) & inner == 0
-            || !spans.iter().any(|&(s, e)| s <= h.span.0 && h.span.1 <= e)
+        if bit(h.concept as u8) & inner == 0 {
+            return true;
+        }
+        while next < spans.len() && spans[next].0 <= h.span.0 {
+            reach = reach.max(spans[next].1);
+            next += 1;
+        }
+        next == 0 || reach < h.span.1
     });
 }
 
