@@ -582,11 +582,11 @@ pub(super) fn beside_choice(before: &str) -> Option<usize> {
     })
 }
 
-/// Hits of `inner` concepts that lie within a hit of an `outer` concept.
 /// A check switched off only where an order's verb stands: at its
 /// sentence's start, after a list marker, a label's colon, a comma or a
 /// conjunction ("and", "et", "y", "und", "e", "poi"). "Never skip the
-/// signature check", "the client ignores the checksum if …" order nothing.
+/// signature check", "the client ignores the checksum if …" order nothing,
+/// and "don't verify it yourself" leaves the check to another.
 pub(super) fn drop_unplaced_check_off(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
     const OPENERS: [&str; 18] = [
         "and", "then", "just", "simply", "also", "please", "et", "puis", "ensuite", "y", "luego",
@@ -596,10 +596,21 @@ pub(super) fn drop_unplaced_check_off(t: &Tables, text: &str, hits: &mut Vec<lan
         if bit(h.concept as u8) & t.c.check_off == 0 {
             return true;
         }
+        // "Don't verify the signature yourself: `verify_release` does" hands
+        // the check to someone else.
+        let handed = clause_after(text, h.span.1 as usize)
+            .split_whitespace()
+            .any(|w| {
+                matches!(
+                    w.trim_end_matches([',', ':', ')']),
+                    "yourself" | "manually" | "twice" | "again" | "separately"
+                )
+            });
         let before = text[..h.span.0 as usize].trim_end();
-        before.is_empty()
-            || before.ends_with(['.', ';', ':', '!', '?', ',', '-', '*', ')', '\n'])
-            || word_before(text, h.span.0 as usize).is_some_and(|w| OPENERS.contains(&w))
+        !handed
+            && (before.is_empty()
+                || before.ends_with(['.', ';', ':', '!', '?', ',', '-', '*', ')', '\n'])
+                || word_before(text, h.span.0 as usize).is_some_and(|w| OPENERS.contains(&w)))
     });
 }
 
@@ -607,7 +618,7 @@ pub(super) fn drop_unplaced_check_off(t: &Tables, text: &str, hits: &mut Vec<lan
 /// carte perdue ou volée": theft paired with loss names what befell the
 /// person's item, the reason to block it; it orders no harm.
 pub(super) fn drop_lost_or_stolen(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    const LOSS: [&str; 10] = [
+    const LOSS: [&str; 9] = [
         "lost",
         "missing",
         "misplaced",
@@ -616,11 +627,13 @@ pub(super) fn drop_lost_or_stolen(t: &Tables, text: &str, hits: &mut Vec<lang::H
         "perdu",
         "perdid",
         "smarrit",
-        "pers",
         "beschädigt",
     ];
     const OR: [&str; 5] = ["or", "oder", "ou", "o", "and/or"];
-    let loss = |w: &str| LOSS.iter().any(|l| w.starts_with(l));
+    // Italian "perso / persa / persi / perse" whole, not "personal".
+    let loss = |w: &str| {
+        LOSS.iter().any(|l| w.starts_with(l)) || ["perso", "persa", "persi", "perse"].contains(&w)
+    };
     hits.retain(|h| {
         if bit(h.concept as u8) & t.c.harm == 0 {
             return true;
@@ -659,6 +672,7 @@ pub(super) fn drop_honest_telling(t: &Tables, text: &str, hits: &mut Vec<lang::H
     });
 }
 
+/// Hits of `inner` concepts that lie within a hit of an `outer` concept.
 fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
     let mut spans: Vec<(u32, u32)> = hits
         .iter()
@@ -668,8 +682,9 @@ fn drop_inside(hits: &mut Vec<lang::Hit>, outer: u128, inner: u128) {
     if spans.is_empty() {
         return;
     }
-    // One sweep in start order: the outer spans that start at or before an
-    // inner hit, and the furthest end among them (linear, however many).
+    // One sweep in start order (the hits are sorted by start): the outer
+    // spans that start at or before an inner hit, and the furthest end among
+    // them (linear, however many).
     spans.sort_unstable();
     let (mut next, mut reach) = (0, 0);
     hits.retain(|h| {
