@@ -584,13 +584,13 @@ pub(super) fn beside_choice(before: &str) -> Option<usize> {
 
 /// A check switched off only where an order's verb stands: at its
 /// sentence's start, after a list marker, a label's colon, a comma or a
-/// conjunction ("and", "et", "y", "und", "e", "poi"). "Never skip the
+/// conjunction ("and", "et", "y", "und", "e", "en", "i"). "Never skip the
 /// signature check", "the client ignores the checksum if …" order nothing,
 /// and "don't verify it yourself" leaves the check to another.
 pub(super) fn drop_unplaced_check_off(t: &Tables, text: &str, hits: &mut Vec<lang::Hit>) {
-    const OPENERS: [&str; 18] = [
+    const OPENERS: [&str; 22] = [
         "and", "then", "just", "simply", "also", "please", "et", "puis", "ensuite", "y", "luego",
-        "und", "dann", "danach", "e", "poi", "quindi", "depois",
+        "und", "dann", "danach", "e", "poi", "quindi", "depois", "en", "dan", "i", "potem",
     ];
     hits.retain(|h| {
         if bit(h.concept as u8) & t.c.check_off == 0 {
