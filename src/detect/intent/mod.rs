@@ -204,6 +204,7 @@ pub fn analyse(
         return (Vec::new(), sig);
     }
     let ctx = ItemCtx::new(s, field);
+    let switch = ctx.switch();
     // "Do not store or repeat the code": a forbidden report says nothing to
     // the user; "must not invoke other tools … even if the user selects an
     // option" is caution, not the user overridden.
@@ -547,8 +548,7 @@ pub fn analyse(
         // A hit may begin at a skipped adverb ("also send") and cover the verb.
         // A third-person verb there describes the tool ("Deletes every record
         // matching the filters"): docstring style, not an order; so does a
-        // boolean switch's own description (`ItemCtx::switch`).
-        let switch = ctx.switch();
+        // boolean switch's own description (`switch`, read once per field).
         if switch {
             sen.add(Derived::Switch as u8, item::SWITCH);
         }
